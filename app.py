@@ -1,0 +1,200 @@
+"""Composition root: settings, database, broker and actors, then the Flask app or the worker.
+
+Entry points:
+  python app.py                      embedded default (API + in-process broker and worker)
+  gunicorn 'app:create_app()'        production API
+  dramatiq rabbitmq.worker           production worker pools (see Makefile: make worker)
+  flask --app app:create_app ...     ops CLI (see Makefile: make cli ARGS="...")
+
+The folder ``http/`` holds the web layer. A top-level package named ``http`` would hide Python's
+own ``http`` module (flask, requests and the test client need it), so ``http/`` has no
+``__init__.py`` and is mounted under the name ``httpapi`` instead.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import importlib.util
+import logging
+import pkgutil
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+HTTP_PACKAGE = "httpapi"
+
+
+def mount_http_package() -> None:
+    """Make ``http/`` importable as ``httpapi`` without shadowing the standard library."""
+    if HTTP_PACKAGE in sys.modules:
+        return
+    spec = importlib.machinery.ModuleSpec(HTTP_PACKAGE, None, is_package=True)
+    spec.submodule_search_locations = [str(ROOT / "http")]
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[HTTP_PACKAGE] = module
+
+
+mount_http_package()
+
+from models.settings import Settings, current, use  # noqa: E402
+
+log = logging.getLogger("app")
+_booted: dict[str, object] = {}
+
+
+def configure_logging(settings: Settings) -> None:
+    from models.services.logs import configure
+
+    configure(settings.log_level)
+
+
+def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Settings:
+    """Open the database, create the schema, choose the broker and load the actors (once)."""
+    if "settings" in _booted:
+        return _booted["settings"]  # type: ignore[return-value]
+    settings = use(settings or current())
+    configure_logging(settings)
+    from models.db.database import create_schema, open_database
+
+    open_database(settings.database_url)
+    create_schema()
+    from rabbitmq.broker import configure_broker
+
+    configure_broker(settings)
+    import actors  # noqa: F401  (binds every actor to the broker chosen above)
+    from models.services import unit_of_work, wakeups
+    from rabbitmq.outbox_relay import relay_due
+
+    unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
+    unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
+    if settings.seed_sandbox_partners:
+        from models.db.database import db
+        from models.services.partners import seed_sandbox_partners
+
+        with db.connection_context():
+            seed_sandbox_partners(settings.credential_environment)
+    _booted["settings"] = settings
+    _booted["role"] = role
+    return settings
+
+
+def _register_routes(app, api) -> None:
+    routes = importlib.import_module(f"{HTTP_PACKAGE}.routes")
+    for info in sorted(pkgutil.iter_modules(routes.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{HTTP_PACKAGE}.routes.{info.name}")
+        blueprint = getattr(module, "blp", None)
+        if blueprint is not None:
+            api.register_blueprint(blueprint, url_prefix=current().base_path + getattr(module, "PREFIX", ""))
+        for extra in getattr(module, "PLAIN_BLUEPRINTS", ()):
+            app.register_blueprint(extra)
+
+
+def create_app(settings: Settings | None = None):
+    """The Flask application (gunicorn: ``app:create_app()``)."""
+    settings = bootstrap(settings, role="api")
+    from flask import Flask, g, request
+
+    from models.db.database import db, is_postgres
+
+    api_module = importlib.import_module(f"{HTTP_PACKAGE}.api")
+    auth = importlib.import_module(f"{HTTP_PACKAGE}.auth")
+    oauth = importlib.import_module(f"{HTTP_PACKAGE}.oauth")
+    docs = importlib.import_module(f"{HTTP_PACKAGE}.docs")
+    health = importlib.import_module(f"{HTTP_PACKAGE}.health")
+    observability = importlib.import_module(f"{HTTP_PACKAGE}.observability")
+    from models.services.request_context import bind_request_id, reset_request_id
+
+    app = Flask("consignado", root_path=str(ROOT))
+    app.config.update(
+        API_TITLE="Payroll-deducted loan origination API", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX=settings.base_path, OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={
+            "servers": [{"url": "/"}],
+            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}},
+            "security": [{"bearerAuth": []}],
+            "info": {"description": "See README.md for the flow, sandbox CPFs and error codes."},
+        },
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+
+    @app.before_request
+    def _open_request():
+        g.request_id_token = bind_request_id(request.headers.get("X-Request-Id"))
+        db.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close_request(exc):
+        if not db.is_closed():
+            db.close()
+        token = g.pop("request_id_token", None)
+        if token is not None:
+            reset_request_id(token)
+
+    api = api_module.ServiceApi(app)
+    api_module.register_error_handlers(app)
+    auth.install(app)
+    oauth.install(app)
+    docs.install(app)
+    observability.install(app)
+    app.register_blueprint(health.blp)
+    _register_routes(app, api)
+    from httpapi.cli import commands
+
+    commands.install(app)
+    if is_postgres() and "listener" not in _booted:
+        from models.services.wakeups import PostgresListener
+
+        listener = PostgresListener(_postgres_dsn(settings.database_url))
+        listener.start()
+        _booted["listener"] = listener
+    return app
+
+
+def _postgres_dsn(url: str) -> str:
+    return url.replace("postgresql+pool://", "postgresql://").replace("postgres+pool://", "postgresql://")
+
+
+def start_embedded_worker(settings: Settings):
+    """The in-process worker and outbox sweeper of the embedded default."""
+    import dramatiq
+
+    from rabbitmq.outbox_relay import OutboxSweeper
+
+    worker = dramatiq.Worker(dramatiq.get_broker(), worker_threads=settings.worker.embedded_threads,
+                             worker_timeout=100)
+    worker.start()
+    sweeper = OutboxSweeper()
+    sweeper.start()
+    return worker, sweeper
+
+
+def main() -> None:
+    """`make run`: serve the API with the in-process broker and worker (or RabbitMQ if set)."""
+    from werkzeug.serving import run_simple
+
+    app = create_app()
+    settings = current()
+    worker = sweeper = None
+    if not settings.uses_rabbitmq:
+        worker, sweeper = start_embedded_worker(settings)
+    else:
+        from rabbitmq.outbox_relay import OutboxSweeper
+
+        sweeper = OutboxSweeper()
+        sweeper.start()
+    log.info("serving %s on http://%s:%s%s (environment %s, database %s, broker %s)", app.name,
+             settings.host, settings.port, settings.base_path, settings.environment,
+             settings.database_url.split("@")[-1], "rabbitmq" if settings.uses_rabbitmq else "in-process")
+    try:
+        run_simple(settings.host, int(settings.port), app, threaded=True, use_reloader=False)
+    finally:
+        if sweeper is not None:
+            sweeper.stop()
+        if worker is not None:
+            worker.stop()
+
+
+if __name__ == "__main__":
+    main()

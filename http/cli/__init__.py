@@ -1,0 +1,1 @@
+"""Ops commands (flask CLI, run through `make cli ARGS="..."`)."""

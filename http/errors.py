@@ -1,0 +1,48 @@
+"""The specification's error body, built in one place for every error the API answers."""
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from flask import jsonify
+
+
+def reason_phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def error_body(status: int, message: str, *, error_code: str | None = None,
+               details: dict | None = None, **extra: Any) -> dict:
+    body: dict[str, Any] = {"statusCode": status, "message": message, "error": reason_phrase(status)}
+    if error_code:
+        body["errorCode"] = error_code
+    if details:
+        body["details"] = details
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def error_response(status: int, message: str, **kwargs):
+    response = jsonify(error_body(status, message, **kwargs))
+    response.status_code = status
+    return response
+
+
+class ApiError(Exception):
+    """Raised by route code for an answer in the error body (404 not found, 403 not yours...)."""
+
+    def __init__(self, status: int, message: str, *, error_code: str | None = None,
+                 details: dict | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.error_code = error_code
+        self.details = details
+        self.extra = extra
+
+    def response(self):
+        return error_response(self.status, self.message, error_code=self.error_code,
+                              details=self.details, **self.extra)

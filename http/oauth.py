@@ -1,0 +1,85 @@
+"""POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs."""
+from __future__ import annotations
+
+from authlib.integrations.flask_oauth2 import AuthorizationServer
+from authlib.oauth2.rfc6749 import ClientMixin, grants
+from flask import Blueprint, Flask
+
+from models.db.partners import PartnerCredential
+from models.domain.clock import now
+from models.services.partners import find_active_credential, secret_matches
+from models.services.tokens import issue_token
+from models.settings import current
+
+blp = Blueprint("oauth", __name__)
+server = AuthorizationServer()
+
+
+class CredentialClient(ClientMixin):
+    """authlib's view of a partner credential."""
+
+    def __init__(self, credential: PartnerCredential) -> None:
+        self.credential = credential
+        self.client_id = credential.client_id
+
+    def get_client_id(self):
+        return self.client_id
+
+    def get_default_redirect_uri(self):
+        return None
+
+    def get_allowed_scope(self, scope):
+        return ""
+
+    def check_redirect_uri(self, redirect_uri):
+        return False
+
+    def check_client_secret(self, client_secret):
+        return secret_matches(client_secret, self.credential.secret_hash)
+
+    def check_endpoint_auth_method(self, method, endpoint):
+        return endpoint == "token" and method in ("client_secret_basic", "client_secret_post")
+
+    def check_response_type(self, response_type):
+        return False
+
+    def check_grant_type(self, grant_type):
+        return grant_type == "client_credentials"
+
+
+class ClientCredentialsGrant(grants.ClientCredentialsGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
+
+def _query_client(client_id: str):
+    credential = find_active_credential(client_id)
+    # An instance serves one environment: the other environment's credentials do not exist here.
+    if credential is None or credential.environment != current().credential_environment:
+        return None
+    return CredentialClient(credential)
+
+
+def _save_token(token: dict, request) -> None:
+    credential = request.client.credential
+    (PartnerCredential.update(last_used_at=now()).where(PartnerCredential.id == credential.id).execute())
+
+
+def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):
+    return issue_token(current(), origin=client.credential.partner.code, client_id=client.client_id)
+
+
+def install(app: Flask) -> None:
+    server.init_app(app, query_client=_query_client, save_token=_save_token)
+    server.register_grant(ClientCredentialsGrant)
+    server.register_token_generator("client_credentials", _generate_token)
+    app.register_blueprint(blp)
+
+
+@blp.route("/oauth2/token", methods=["POST"])
+def issue_access_token():
+    response = server.create_token_response()
+    # RFC 6749 §5.2 lets invalid_client be 400 or 401; answer 401 always, as for a bad bearer token.
+    if response.status_code == 400 and (response.get_json(silent=True) or {}).get("error") == "invalid_client":
+        response.status_code = 401
+        response.headers["WWW-Authenticate"] = 'Basic realm="oauth2"'
+    return response

@@ -1,0 +1,1 @@
+"""Route modules: each exposes a flask-smorest ``blp`` mounted under the base path (/v1)."""

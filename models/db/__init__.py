@@ -1,0 +1,1 @@
+"""Persistence: peewee tables over SQLite (embedded) or PostgreSQL (production)."""

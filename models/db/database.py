@@ -1,0 +1,55 @@
+"""The one database handle, chosen at start-up from DATABASE_URL (SQLite file or PostgreSQL)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import peewee
+from playhouse.db_url import connect
+
+from models.settings import ROOT
+
+db = peewee.DatabaseProxy()
+
+# WAL lets the API thread read while a worker thread writes; busy_timeout waits for the writer
+# instead of failing with "database is locked".
+SQLITE_PRAGMAS = {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": "normal"}
+
+
+def _sqlite_path(url: str) -> str | None:
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///"):]
+    if path in ("", ":memory:"):
+        raise ValueError("an in-memory SQLite database is not shared between worker threads; use a file")
+    return path
+
+
+def open_database(url: str) -> peewee.Database:
+    """Connect the proxy to ``url`` and return the concrete database."""
+    path = _sqlite_path(url)
+    if path is not None:
+        full = Path(path) if Path(path).is_absolute() else ROOT / path
+        full.parent.mkdir(parents=True, exist_ok=True)
+        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10)
+    else:
+        database = connect(url)
+    db.initialize(database)
+    return database
+
+
+def is_postgres() -> bool:
+    return isinstance(db.obj, peewee.PostgresqlDatabase)
+
+
+def create_schema() -> None:
+    """Create every table and index that is missing (idempotent)."""
+    from models.db.tables import ALL_TABLES
+
+    with db.connection_context():
+        db.create_tables(ALL_TABLES, safe=True)
+
+
+class BaseModel(peewee.Model):
+    class Meta:
+        database = db
+        legacy_table_names = False

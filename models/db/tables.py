@@ -1,0 +1,18 @@
+"""Every table, in dependency order (create_schema creates them all)."""
+from models.db.analysis import CreditAnalysis, Offer
+from models.db.contact import ContactToken, MessageSend
+from models.db.contracts import Contract, Disbursement
+from models.db.outbox import OutboxMessage
+from models.db.partners import Partner, PartnerCredential
+from models.db.proposals import Consent, Proposal, StatusChange
+from models.db.webhooks import AuctionProposal, DeliveryAttempt, WebhookDelivery
+
+ALL_TABLES = [
+    Partner, PartnerCredential,
+    Proposal, StatusChange, Consent,
+    ContactToken, MessageSend,
+    CreditAnalysis, Offer,
+    Contract, Disbursement,
+    OutboxMessage,
+    WebhookDelivery, DeliveryAttempt, AuctionProposal,
+]

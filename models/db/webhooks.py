@@ -1,0 +1,53 @@
+"""Outgoing webhook deliveries (status change and auction) and every attempt made."""
+import peewee
+
+from models.db.database import BaseModel
+from models.db.fields import JsonField, MoneyField, UtcDateTimeField
+from models.db.proposals import new_id
+from models.domain.clock import now
+
+
+class WebhookDelivery(BaseModel):
+    id = peewee.CharField(max_length=36, primary_key=True, default=new_id)
+    kind = peewee.CharField(max_length=16)  # status | auction
+    partner_code = peewee.CharField(max_length=64, index=True)
+    proposal_id = peewee.CharField(max_length=64, index=True)
+    # Stable per event: X-Idempotency-Key for auctions, proposal_id:new_status:sequence for status.
+    idempotency_key = peewee.CharField(max_length=128)
+    sequence = peewee.IntegerField(default=0)
+    payload = JsonField()
+    status = peewee.CharField(max_length=16, default="PENDING")  # PENDING | DELIVERED | FAILED
+    attempts = peewee.IntegerField(default=0)
+    next_attempt_at = UtcDateTimeField(null=True)
+    delivered_at = UtcDateTimeField(null=True)
+    failed_at = UtcDateTimeField(null=True)
+    created_at = UtcDateTimeField(default=now, index=True)
+
+    class Meta:
+        indexes = ((("kind", "partner_code", "idempotency_key"), True),)
+
+
+class DeliveryAttempt(BaseModel):
+    delivery = peewee.ForeignKeyField(WebhookDelivery, backref="attempt_log", on_delete="CASCADE")
+    number = peewee.IntegerField()
+    url = peewee.CharField(max_length=500)
+    request_id = peewee.CharField(max_length=64)
+    status_code = peewee.IntegerField(null=True)
+    error = peewee.TextField(null=True)
+    latency_ms = peewee.IntegerField(null=True)
+    response_snippet = peewee.TextField(null=True)
+    attempted_at = UtcDateTimeField(default=now)
+
+
+class AuctionProposal(BaseModel):
+    """An auction proposal received from the payroll system, offered to partners."""
+
+    id = peewee.CharField(max_length=36, primary_key=True, default=new_id)
+    external_id = peewee.CharField(max_length=64, unique=True)
+    document = peewee.CharField(max_length=11)
+    name = peewee.CharField(max_length=200)
+    available_balance = MoneyField()
+    installment_quantity = peewee.IntegerField()
+    eligible = peewee.BooleanField(default=True)
+    received_at = UtcDateTimeField(default=now)
+    extra = JsonField(null=True)

@@ -1,0 +1,1 @@
+"""Messaging spine: broker selection, queues, the outbox relay and the worker entry point."""

@@ -1,0 +1,40 @@
+"""Choose the broker before any actor is imported (dramatiq binds actors at import time)."""
+from __future__ import annotations
+
+import logging
+
+import dramatiq
+from dramatiq.brokers.stub import StubBroker
+
+from models.settings import Settings, current
+from rabbitmq.middleware import DatabaseConnection, RequestIdPropagation
+
+log = logging.getLogger(__name__)
+
+_configured: dramatiq.Broker | None = None
+
+
+def configure_broker(settings: Settings | None = None) -> dramatiq.Broker:
+    """RabbitMQ with publisher confirms when AMQP_URL is set, else the in-process broker."""
+    global _configured
+    if _configured is not None:
+        return _configured
+    settings = settings or current()
+    if settings.uses_rabbitmq:
+        from dramatiq.brokers.rabbitmq import RabbitmqBroker
+
+        broker: dramatiq.Broker = RabbitmqBroker(url=settings.amqp_url, confirm_delivery=True)
+    else:
+        broker = StubBroker()
+        broker.emit_after("process_boot")
+    broker.add_middleware(DatabaseConnection())
+    broker.add_middleware(RequestIdPropagation())
+    dramatiq.set_broker(broker)
+    _configured = broker
+    return broker
+
+
+def configured_broker() -> dramatiq.Broker:
+    if _configured is None:
+        raise RuntimeError("configure_broker() must run before actors are used")
+    return _configured

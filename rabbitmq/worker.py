@@ -1,0 +1,27 @@
+"""Worker entry point for the dramatiq CLI: `dramatiq rabbitmq.worker --queues ...`.
+
+Bootstraps settings, database and broker before the actors are imported, and runs an outbox
+sweeper in every worker process (several sweepers are safe: rows are claimed with SKIP LOCKED).
+"""
+import dramatiq
+from dramatiq.middleware import Middleware
+
+from app import bootstrap
+
+bootstrap(role="worker")
+
+
+class OutboxSweeperMiddleware(Middleware):
+    def after_worker_boot(self, broker, worker):
+        from rabbitmq.outbox_relay import OutboxSweeper
+
+        self.sweeper = OutboxSweeper()
+        self.sweeper.start()
+
+    def before_worker_shutdown(self, broker, worker):
+        sweeper = getattr(self, "sweeper", None)
+        if sweeper is not None:
+            sweeper.stop()
+
+
+dramatiq.get_broker().add_middleware(OutboxSweeperMiddleware())
