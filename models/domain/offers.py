@@ -18,6 +18,7 @@ from uuid import uuid4
 from models.domain import calendar
 from models.domain.cet import cet
 from models.domain.clock import isoformat_z
+from models.domain.clock import now as clock_now
 from models.domain.errors import BusinessRuleViolation
 from models.domain.financing import FinancedAmounts, finance, gross_up
 from models.domain.iof import rates_in_force
@@ -184,8 +185,6 @@ def build_offers(
 
 def credit_limits(result: AnalysisResult, pricing: Pricing, now: datetime | None = None) -> dict:
     """maxLoanAmount (net, standard offer), maxInstallments, maxMonthlyPayment, minMonthlyPayment."""
-    from models.domain.clock import now as clock_now
-
     n = max_term(result, pricing)
     ctx = quote_context(result, pricing, now or clock_now(), insured=False)
     quote = largest_quote(ctx, result, n) if n >= pricing.min_installments else None
