@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 HTTP_PACKAGE = "httpapi"
+# Probes and the metrics scrape open the database themselves and report when it is down.
+UNCONNECTED_PATHS = frozenset({"/health/live", "/health/ready", "/metrics"})
 
 
 def mount_http_package() -> None:
@@ -69,10 +71,10 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
     if settings.seed_sandbox_partners:
-        from models.db.database import db
+        from models.db.database import db, startup_lock
         from models.services.partners import seed_sandbox_partners
 
-        with db.connection_context():
+        with db.connection_context(), startup_lock():  # processes starting together seed once
             seed_sandbox_partners(settings.credential_environment)
     _booted["settings"] = settings
     _booted["role"] = role
@@ -122,7 +124,8 @@ def create_app(settings: Settings | None = None):
     @app.before_request
     def _open_request():
         g.request_id_token = bind_request_id(request.headers.get("X-Request-Id"))
-        db.connect(reuse_if_open=True)
+        if request.path not in UNCONNECTED_PATHS:  # they must answer while the database is down
+            db.connect(reuse_if_open=True)
 
     @app.teardown_request
     def _close_request(exc):

@@ -7,6 +7,7 @@ import dramatiq
 from dramatiq.brokers.stub import StubBroker
 
 from models.settings import Settings, current
+from rabbitmq.actor_observability import ActorObservability
 from rabbitmq.middleware import DatabaseConnection, RequestIdPropagation
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,8 @@ def configure_broker(settings: Settings | None = None) -> dramatiq.Broker:
         broker.emit_after("process_boot")
     broker.add_middleware(DatabaseConnection())
     broker.add_middleware(RequestIdPropagation())
+    # After RequestIdPropagation: its start/finish lines carry the request id (after_* run reversed).
+    broker.add_middleware(ActorObservability())
     dramatiq.set_broker(broker)
     _configured = broker
     return broker

@@ -1,7 +1,9 @@
 """The one database handle, chosen at start-up from DATABASE_URL (SQLite file or PostgreSQL)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import peewee
 from playhouse.db_url import connect
@@ -41,12 +43,29 @@ def is_postgres() -> bool:
     return isinstance(db.obj, peewee.PostgresqlDatabase)
 
 
+# Any constant shared by every process of the service (advisory locks are per database).
+SCHEMA_LOCK_KEY = 7_420_001
+
+
 def create_schema() -> None:
     """Create every table and index that is missing (idempotent)."""
     from models.db.tables import ALL_TABLES
 
-    with db.connection_context():
+    with db.connection_context(), startup_lock():
         db.create_tables(ALL_TABLES, safe=True)
+
+
+@contextmanager
+def startup_lock() -> Iterator[None]:
+    """A transaction that one process at a time holds (start-up: schema, seed data).
+
+    API workers and pools start together on a fresh database: concurrent CREATE TABLE IF NOT
+    EXISTS collide on PostgreSQL's catalog, and check-then-insert seeding duplicates rows.
+    """
+    with db.atomic():
+        if is_postgres():
+            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
+        yield
 
 
 class BaseModel(peewee.Model):

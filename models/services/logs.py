@@ -1,6 +1,7 @@
 """Structured JSON logs carrying the request id, with personal data and secrets masked."""
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import re
@@ -8,14 +9,30 @@ import sys
 
 from models.services.request_context import current_request_id
 
-# CPF (11 digits, masked or not), bearer tokens/JWTs, and secrets in key=value form.
+# CPF (11 digits, masked or not), bearer/basic credentials and JWTs, and secrets in key=value or
+# JSON form: any key that contains secret, password, token, api key, account, pix key, auth value
+# or authorization (client_secret, access_token, bank_account_digit, x-api-key...).
 _PATTERNS = [
     (re.compile(r"\b\d{3}\.?\d{3}\.?\d{3}-?\d{2}\b"), "***CPF***"),
     (re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]*"), "***JWT***"),
-    (re.compile(r"(?i)(bearer\s+)[\w.\-~+/=]+"), r"\1***"),
-    (re.compile(r"(?i)\b(client_secret|secret|password|token|api[_-]?key|account|bank_account|pix_key)"
-                r"([\"']?\s*[:=]\s*[\"']?)([^\s,\"'&}]+)"), r"\1\2***"),
+    (re.compile(r"(?i)\b(bearer|basic)(\s+)[\w.\-~+/=]+"), r"\1\2***"),
+    (re.compile(r"(?i)([\w-]*(?:secret|password|token|api[_-]?key|account|pix_key|auth_value|authorization)"
+                r"[\w-]*)([\"']?\s*[:=]\s*[\"']?)([^\s,\"'&}]+)"), r"\1\2***"),
 ]
+
+# Fields bound for everything logged in the current context (an actor binds actor, queue and
+# proposal_id while it runs, so the service code it calls logs them without passing them along).
+_bound: contextvars.ContextVar[dict] = contextvars.ContextVar("log_fields", default={})
+FIELDS = ("proposal_id", "actor", "queue", "route", "status", "duration_ms", "outcome")
+
+
+def bind_fields(**fields) -> contextvars.Token:
+    """Add ``fields`` to every log line of this context until :func:`unbind_fields`."""
+    return _bound.set({**_bound.get(), **{k: v for k, v in fields.items() if v is not None}})
+
+
+def unbind_fields(token: contextvars.Token) -> None:
+    _bound.reset(token)
 
 
 def redact(text: str) -> str:
@@ -31,8 +48,11 @@ class JsonFormatter(logging.Formatter):
         request_id = getattr(record, "request_id", None) or current_request_id()
         if request_id:
             entry["request_id"] = request_id
-        for key in ("proposal_id", "actor", "queue", "route", "status", "duration_ms"):
+        bound = _bound.get()
+        for key in FIELDS:
             value = getattr(record, key, None)
+            if value is None:
+                value = bound.get(key)
             if value is not None:
                 entry[key] = value
         if record.exc_info:

@@ -1,0 +1,34 @@
+"""gunicorn settings for the production API (`make api`; a file path, loaded by gunicorn itself).
+
+Binding, workers and threads come from HOST/PORT/WEB_CONCURRENCY/API_THREADS. With
+PROMETHEUS_MULTIPROC_DIR set, a worker that exits is marked dead so its live gauges stop counting.
+"""
+import os
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("API_THREADS", "8"))
+# Hybrid credit analysis and contract generation wait up to ~28 s; the gateway cuts at 30 s.
+timeout = 35
+graceful_timeout = 30
+# gunicorn's own access log would repeat the service's structured one (which is redacted).
+accesslog = None
+
+
+def on_starting(server):
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        import sys
+
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from models.services.metrics import prune_dead_process_files
+
+        os.makedirs(directory, exist_ok=True)
+        prune_dead_process_files(directory)
+
+
+def child_exit(server, worker):
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,196 @@
+"""Prometheus metrics: API, actors, and business figures computed at scrape time.
+
+Single process (make run, tests): everything lives in the default registry. Several processes
+(gunicorn workers, dramatiq pools): set PROMETHEUS_MULTIPROC_DIR to one empty directory shared by
+the API and the pools on that host *before* they start; GET /metrics then aggregates every
+process's files (see README, "Health and metrics").
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
+                               Histogram, generate_latest)
+from prometheus_client.core import GaugeMetricFamily
+
+NAMESPACE = "consignado"
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+http_requests = Counter("http_requests", "API requests by route template and status.",
+                        ["method", "route", "status"], namespace=NAMESPACE)
+http_latency = Histogram("http_request_duration_seconds", "API request latency by route template.",
+                         ["method", "route"], namespace=NAMESPACE, buckets=LATENCY_BUCKETS)
+actor_messages = Counter("actor_messages", "Actor messages processed, by outcome (ok, error, skipped).",
+                         ["actor", "queue", "outcome"], namespace=NAMESPACE)
+actor_retries = Counter("actor_retries", "Actor messages re-enqueued for a retry.",
+                        ["actor", "queue"], namespace=NAMESPACE)
+actor_dead_lettered = Counter("actor_dead_lettered", "Actor messages sent to the dead-letter queue.",
+                              ["actor", "queue"], namespace=NAMESPACE)
+actor_duration = Histogram("actor_duration_seconds", "Time an actor spent on one message.",
+                           ["actor", "queue"], namespace=NAMESPACE, buckets=LATENCY_BUCKETS)
+actor_in_progress = Gauge("actor_in_progress", "Actor messages being processed right now.",
+                          ["actor", "queue"], namespace=NAMESPACE, multiprocess_mode="livesum")
+
+
+class BusinessCollector:
+    """Proposals by status, failed webhook deliveries, outbox backlog and queue depth.
+
+    Read from the database and the broker when scraped, cached for ``ttl`` seconds so that several
+    scrapers (or a fast scrape interval) cost one set of queries per interval.
+    """
+
+    def __init__(self, ttl: float) -> None:
+        self.ttl = ttl
+        self._lock = threading.Lock()
+        self._cached: list | None = None
+        self._at = 0.0
+
+    def collect(self):
+        with self._lock:
+            if self._cached is None or time.monotonic() - self._at >= self.ttl:
+                self._cached = self._read()
+                self._at = time.monotonic()
+            return list(self._cached)
+
+    def _read(self) -> list:
+        up = GaugeMetricFamily(f"{NAMESPACE}_business_metrics_up",
+                               "1 when the business figures below could be read.")
+        try:
+            families = _business_families()
+        except Exception:  # the scrape still answers; the database may be down
+            up.add_metric([], 0)
+            return [up]
+        up.add_metric([], 1)
+        return [up, *families]
+
+
+def _business_families() -> list:
+    from models.db.database import db
+
+    with db.connection_context() if db.is_closed() else _nullcontext():
+        return [_proposals_by_status(), _failed_deliveries(), *_outbox(), _queue_depth()]
+
+
+class _nullcontext:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _proposals_by_status() -> GaugeMetricFamily:
+    import peewee
+
+    from models.db.proposals import Proposal
+
+    family = GaugeMetricFamily(f"{NAMESPACE}_proposals", "Proposals currently in each status.",
+                               labels=["status"])
+    rows = (Proposal.select(Proposal.status, peewee.fn.COUNT(Proposal.id).alias("n"))
+            .group_by(Proposal.status).tuples())
+    for status, count in rows:
+        family.add_metric([status], count)
+    return family
+
+
+def _failed_deliveries() -> GaugeMetricFamily:
+    import peewee
+
+    from models.db.webhooks import WebhookDelivery
+
+    family = GaugeMetricFamily(f"{NAMESPACE}_webhook_deliveries_failed",
+                               "Webhook deliveries that exhausted their attempts (status FAILED).",
+                               labels=["kind"])
+    counts = dict((WebhookDelivery.select(WebhookDelivery.kind, peewee.fn.COUNT(WebhookDelivery.id))
+                   .where(WebhookDelivery.status == "FAILED").group_by(WebhookDelivery.kind).tuples()))
+    for kind in ("status", "auction"):
+        family.add_metric([kind], counts.get(kind, 0))
+    return family
+
+
+def _outbox() -> list:
+    from models.db.outbox import OutboxMessage
+    from models.domain.clock import now
+    from rabbitmq.outbox_relay import pending_count
+
+    backlog = GaugeMetricFamily(f"{NAMESPACE}_outbox_backlog",
+                                "Outbox messages due but not yet published to the broker.")
+    backlog.add_metric([], pending_count())
+    scheduled = GaugeMetricFamily(f"{NAMESPACE}_outbox_scheduled",
+                                  "Outbox messages scheduled for later (deadlines, next-day jobs).")
+    scheduled.add_metric([], OutboxMessage.select().where(
+        OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
+        OutboxMessage.deliver_at > now()).count())
+    return [backlog, scheduled]
+
+
+def _queue_depth() -> GaugeMetricFamily:
+    from rabbitmq.queue_depth import queue_depths
+
+    family = GaugeMetricFamily(f"{NAMESPACE}_queue_depth", "Messages waiting in each broker queue.",
+                               labels=["queue"])
+    for queue, depth in queue_depths().items():
+        family.add_metric([queue], depth)
+    return family
+
+
+_collector: BusinessCollector | None = None
+
+
+def business_collector(ttl: float) -> BusinessCollector:
+    """The process's business collector (one cache per process)."""
+    global _collector
+    if _collector is None:
+        _collector = BusinessCollector(ttl)
+    return _collector
+
+
+def prune_dead_process_files(directory: str | None = None) -> int:
+    """Delete the multi-process files of processes that no longer exist (start of API or pools).
+
+    Wiping the whole directory would also drop the files of processes still running (the API
+    restarted while the pools run); this keeps those. Returns how many files were removed.
+    """
+    directory = directory or os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory or not os.path.isdir(directory):
+        return 0
+    removed = 0
+    for name in os.listdir(directory):
+        pid = name.rsplit("_", 1)[-1].removesuffix(".db")
+        if pid.isdigit() and not _alive(int(pid)):
+            os.remove(os.path.join(directory, name))
+            removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def render(ttl: float) -> tuple[bytes, str]:
+    """The exposition text for GET /metrics and its content type."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = CollectorRegistry()
+        registry.register(_DefaultRegistryView())
+    registry.register(business_collector(ttl))
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+class _DefaultRegistryView:
+    """Exposes the default registry's metrics inside a per-scrape registry."""
+
+    def collect(self):
+        return REGISTRY.collect()

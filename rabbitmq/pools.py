@@ -1,0 +1,107 @@
+"""The production worker-pool layout: the one source of truth for `make pools`, the README table
+and the test that every actor's queue is served.
+
+    python -m rabbitmq.pools run [POOL ...]   start the pools (all by default) and supervise them
+    python -m rabbitmq.pools procfile         the same layout as Procfile lines
+    python -m rabbitmq.pools table            the README table (Markdown)
+
+Scale a pool without editing this file: POOL_<NAME>_PROCESSES / POOL_<NAME>_THREADS
+(e.g. POOL_WEBHOOKS_THREADS=32). Queue names get QUEUE_PREFIX, like the actors' queues.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+
+from rabbitmq.queues import (AUCTION_WEBHOOK, BANK_VALIDATION, CONTRACT, CREDIT_ANALYSIS, DISBURSEMENT,
+                             SCHEDULER, SIGNATURE_RESULT, SIMULATION, STATUS_WEBHOOK)
+
+
+@dataclass(frozen=True)
+class Pool:
+    name: str
+    queues: tuple[str, ...]
+    processes: int
+    threads: int
+    fed_by: str
+    scaling: str
+
+    def sized(self) -> tuple[int, int]:
+        """Processes and threads, after the POOL_<NAME>_* overrides."""
+        key = f"POOL_{self.name.upper()}_"
+        return (int(os.environ.get(key + "PROCESSES", self.processes)),
+                int(os.environ.get(key + "THREADS", self.threads)))
+
+    def command(self, dramatiq: str = "dramatiq") -> list[str]:
+        processes, threads = self.sized()
+        prefix = os.environ.get("QUEUE_PREFIX", "")
+        return [dramatiq, "rabbitmq.worker", "--processes", str(processes), "--threads", str(threads),
+                "--queues", *(prefix + queue for queue in self.queues)]
+
+
+POOLS: tuple[Pool, ...] = (
+    Pool("analysis", (CREDIT_ANALYSIS, SIMULATION), 2, 8,
+         "POST credit-analysis (hybrid, /async, retry), POST simulate, automatic payroll retries",
+         "I/O-bound (payroll system, credit engine): add threads; hybrid requests wait on it, so watch "
+         "p95 of the analysis step"),
+    Pool("contract", (BANK_VALIDATION, CONTRACT, SIGNATURE_RESULT), 2, 4,
+         "POST banking-data (Pix key check), POST contract (PDF + signing process), signing results",
+         "PDF rendering is CPU-bound: add processes (one per core), not threads"),
+    Pool("disbursement", (DISBURSEMENT,), 1, 2,
+         "signed or fraud-approved proposals, next-business-day and post-maintenance-window jobs",
+         "low volume; kept apart so a webhook storm never delays money out"),
+    Pool("webhooks", (STATUS_WEBHOOK, AUCTION_WEBHOOK), 1, 16,
+         "every status change (status webhook), auction proposals (5-minute retries)",
+         "waits on partners (30 s / 25 s timeouts): add threads; isolated so slow partners never "
+         "block the flow"),
+    Pool("scheduler", (SCHEDULER,), 1, 2,
+         "deadlines released by the outbox sweeper: signature and offer expiry, retries after the "
+         "maintenance window",
+         "light; one process is enough"),
+)
+
+
+def served_queues() -> set[str]:
+    """Every queue family some pool consumes."""
+    return {queue for pool in POOLS for queue in pool.queues}
+
+
+def procfile(dramatiq: str = "dramatiq") -> str:
+    lines = ["api: gunicorn --config http/gunicorn_conf.py 'app:create_app()'"]
+    lines += [f"pool_{pool.name}: {shlex.join(pool.command(dramatiq))}" for pool in POOLS]
+    return "\n".join(lines)
+
+
+def markdown_table() -> str:
+    rows = ["| Pool | Queues | Processes x threads | Fed by | How to scale |", "|---|---|---|---|---|"]
+    for pool in POOLS:
+        rows.append(f"| {pool.name} | {', '.join(pool.queues)} | {pool.processes} x {pool.threads} "
+                    f"| {pool.fed_by} | {pool.scaling} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    command, names = (argv[0] if argv else "table"), argv[1:]
+    dramatiq = os.path.join(os.path.dirname(sys.executable), "dramatiq")
+    if command == "table":
+        print(markdown_table())
+    elif command == "procfile":
+        print(procfile())
+    elif command == "run":
+        from rabbitmq.pool_supervisor import run
+
+        unknown = set(names) - {pool.name for pool in POOLS}
+        if unknown:
+            print(f"unknown pool(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        return run([pool for pool in POOLS if not names or pool.name in names], dramatiq)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
