@@ -4,6 +4,7 @@ from __future__ import annotations
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
 from flask import Blueprint, Flask
+from werkzeug.routing import Rule
 
 from models.db.partners import PartnerCredential
 from models.domain.clock import now
@@ -92,7 +93,7 @@ TOKEN_OPERATION = {
 
 def document(api) -> None:
     """Describe the token route in the OpenAPI document (it lives outside the versioned API)."""
-    api.spec.path(path="/oauth2/token", operations=TOKEN_OPERATION)
+    api.spec.path(rule=Rule("/oauth2/token"), operations=TOKEN_OPERATION)
 
 
 def install(app: Flask) -> None:
