@@ -1,0 +1,1 @@
+"""Measurement and demo scripts (not tests): run with `python -m bench.<name>` from the project root."""

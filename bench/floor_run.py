@@ -1,0 +1,66 @@
+"""Runs the floor (bench/floor.py) on the bench database and queue prefix and measures it."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import psycopg2
+
+from bench.stats import percentile
+from rabbitmq.pools import POOLS
+
+
+def outbox_messages(database_url: str) -> int:
+    """Actor messages the flow caused (every enqueue is an outbox row): the flow's hop count."""
+    connection = psycopg2.connect(database_url)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM outbox_message")
+            return cursor.fetchone()[0]
+    except psycopg2.Error:
+        return 0
+    finally:
+        connection.close()
+
+
+def layout() -> tuple[int, int]:
+    """As many worker processes as the documented pools, about as many threads in total."""
+    processes = sum(pool.processes for pool in POOLS)
+    threads = round(sum(pool.processes * pool.threads for pool in POOLS) / processes)
+    return processes, threads
+
+
+def run(env, n: int, hops: int) -> dict:
+    """N chains of ``hops`` hops, all started at once; wall time and chain latency."""
+    processes, threads = layout()
+    for key in ("AMQP_URL", "DATABASE_URL", "QUEUE_PREFIX"):  # bench.floor reads them at import
+        os.environ[key] = env.env[key]
+    from bench import floor
+
+    connection = psycopg2.connect(env.database_url)
+    connection.autocommit = True
+    cursor = connection.cursor()
+    cursor.execute(floor.CREATE)
+    cursor.execute("TRUNCATE bench_floor")
+    env.spawn(os.path.join(os.path.dirname(sys.executable), "dramatiq"), "bench.floor", "--processes",
+              str(processes), "--threads", str(threads), "--queues", env.prefix + "floor", log_name="floor")
+    floor.broker.declare_queue(floor.QUEUE)
+    time.sleep(3.0)  # worker processes boot and start consuming
+    cursor.execute("INSERT INTO bench_floor (id) SELECT generate_series(1, %s)", (n,))
+    cursor.execute("UPDATE bench_floor SET started_at = clock_timestamp()")
+    for chain_id in range(1, n + 1):
+        floor.floor_hop.send(chain_id, hops - 1)
+    while True:
+        cursor.execute("SELECT count(*) FROM bench_floor WHERE finished_at IS NOT NULL")
+        if cursor.fetchone()[0] >= n:
+            break
+        time.sleep(0.05)
+    cursor.execute("SELECT extract(epoch FROM max(finished_at) - min(started_at)), "
+                   "array_agg(extract(epoch FROM finished_at - started_at)) FROM bench_floor")
+    wall, latencies = cursor.fetchone()
+    connection.close()
+    env.stop()
+    latencies = [float(value) for value in latencies]
+    return {"wall": float(wall), "p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
+            "layout": f"{processes} processes x {threads} threads"}

@@ -1,0 +1,130 @@
+"""The partner journey, step by step (spec order), on a PartnerClient.
+
+``run_flow`` returns the seconds each step took; ``on_step(name, seconds, info)`` reports progress.
+"""
+from __future__ import annotations
+
+import time
+
+from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, StepFailed
+
+STEPS = ("start", "contact", "sms_token", "validate_token", "credit_analysis", "simulate", "pre_accept",
+         "banking_data", "contract", "sign", "disbursed")
+ANALYSIS_DONE = ("OFFERS_RECEIVED", "CREDIT_CHECK_COMPLETED")
+
+
+def _expect(step, response, *codes):
+    if response.status_code not in codes:
+        raise StepFailed(step, response)
+    return response.json() if response.content else {}
+
+
+def _start(c, state):
+    body = _expect("start", c.call("start", "POST", "/proposals/start", json={
+        "cpf": state["cpf"], "full_name": state["full_name"], "birth_date": "1985-03-10"}), 201, 200)
+    state["proposal_id"] = body["proposal_id"]
+    return body["proposal_id"]
+
+
+def _contact(c, state):
+    _expect("contact", c.call("contact", "POST", f"/proposals/{state['proposal_id']}/contact", json={
+        "email": state["email"], "phone": state["phone"]}), 201, 200)
+    return state["phone"]
+
+
+def _sms_token(c, state):
+    def arrived(response):
+        return response.status_code == 200 and any(m.get("token") for m in response.json())
+
+    messages = c.poll("sms_token", f"/sandbox/messages?phone={state['phone'].replace('+', '%2B')}", arrived, 30)
+    state["sms_token"] = next(m["token"] for m in messages.json() if m.get("token"))
+    return "received"
+
+
+def _validate_token(c, state):
+    body = _expect("validate_token", c.call("validate_token", "POST",
+                   f"/proposals/{state['proposal_id']}/contact/validate-token",
+                   json={"token": state["sms_token"], "phone": state["phone"]}), 200, 201)
+    return body.get("status", "TOKEN_VALIDATED")
+
+
+def _credit_analysis(c, state):
+    path = f"/proposals/{state['proposal_id']}/credit-analysis"
+    response = c.call("credit_analysis", "POST", path, json=ANALYSIS_BODY)
+    if response.status_code == 202:
+        response = c.poll("credit_analysis", path, lambda r: r.status_code != 202, 120)
+    body = _expect("credit_analysis", response, 200, 201)
+    if body.get("status") not in ANALYSIS_DONE or not body.get("offer"):
+        raise StepFailed("credit_analysis", response, "no offer")
+    state["offer"] = body["offer"]
+    return f"{body['status']}, offer {body['offer']['principal_amount']} in {body['offer']['installments']}x"
+
+
+def _simulate(c, state):
+    body = _expect("simulate", c.call("simulate", "POST", f"/proposals/{state['proposal_id']}/simulate",
+                   json={"installments": state["offer"]["installments"]}), 200)
+    offers = [offer for offer in body.get("offers", []) if offer.get("is_available", True)]
+    state["selected_offer_id"] = (offers[0] if offers else state["offer"])["id"]
+    return f"{body.get('total_offers', len(offers))} offer(s)"
+
+
+def _pre_accept(c, state):
+    body = _expect("pre_accept", c.call("pre_accept", "POST", f"/proposals/{state['proposal_id']}/pre-accept",
+                   json={"selected_offer_id": state["selected_offer_id"]}), 200, 201)
+    return body.get("status", "PRE_ACCEPTED")
+
+
+def _banking_data(c, state):
+    response = c.call("banking_data", "POST", f"/proposals/{state['proposal_id']}/banking-data", json=BANK_ACCOUNT)
+    body = _expect("banking_data", response, 200)
+    if not body.get("ok"):
+        raise StepFailed("banking_data", response, "ok is false")
+    return body["status"]
+
+
+def _contract(c, state):
+    path = f"/proposals/{state['proposal_id']}/contract"
+    response = c.call("contract", "POST", path, json={})
+    if response.status_code == 202:
+        response = c.poll("contract", path, lambda r: r.status_code != 202, 180)
+    body = _expect("contract", response, 200, 201)
+    signature = body.get("digital_signature") or {}
+    state["sign_url"] = body.get("user_redirect_url") or signature.get("user_redirect_url")
+    if not state["sign_url"]:
+        raise StepFailed("contract", response, "no user_redirect_url")
+    state["contract_id"] = body.get("contract_id")
+    return body.get("status") or body.get("contract_status")
+
+
+def _sign(c, state):
+    url = c.absolute(state["sign_url"])
+    c.call("sign", "GET", url)  # opening the page starts the signing process
+    _expect("sign", c.call("sign", "POST", url, json={}, allow_redirects=False), 200, 201, 303)
+    return "signed in the sandbox"
+
+
+def _disbursed(c, state):
+    def final(response):
+        return response.status_code == 200 and response.json().get("status") in ("DISBURSED", "DISBURSEMENT_FAILED",
+                                                                                  "SIGNATURE_FAILED", "ERROR")
+    body = c.poll("disbursed", f"/proposals/{state['proposal_id']}", final, 180).json()
+    if body["status"] != "DISBURSED":
+        raise StepFailed("disbursed", None, f"ended in {body['status']}")
+    return body["status"]
+
+
+ACTIONS = {"start": _start, "contact": _contact, "sms_token": _sms_token, "validate_token": _validate_token,
+           "credit_analysis": _credit_analysis, "simulate": _simulate, "pre_accept": _pre_accept,
+           "banking_data": _banking_data, "contract": _contract, "sign": _sign, "disbursed": _disbursed}
+
+
+def run_flow(client: PartnerClient, state: dict, on_step=None) -> dict[str, float]:
+    """Run every step in order on ``state`` (cpf, full_name, email, phone); seconds per step."""
+    timings: dict[str, float] = {}
+    for step in STEPS:
+        started = time.perf_counter()
+        info = ACTIONS[step](client, state)
+        timings[step] = time.perf_counter() - started
+        if on_step:
+            on_step(step, timings[step], info)
+    return timings
