@@ -37,7 +37,7 @@ api: $(STAMP) ## production API under gunicorn (set DATABASE_URL, AMQP_URL, JWT_
 
 worker: $(STAMP) ## one dramatiq pool: make worker QUEUES="credit_analysis" PROCESSES=2 THREADS=8
 	mkdir -p $(METRICS_DIR)
-	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(abspath $(METRICS_DIR))} $(BIN)/dramatiq rabbitmq.worker --processes $(PROCESSES) --threads $(THREADS) --queues $(foreach q,$(QUEUES),$${QUEUE_PREFIX}$(q))
+	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(abspath $(METRICS_DIR))} $(BIN)/dramatiq rabbitmq.worker --skip-logging --processes $(PROCESSES) --threads $(THREADS) --queues $(foreach q,$(QUEUES),$${QUEUE_PREFIX}$(q))
 
 pools: $(STAMP) ## every pool of rabbitmq/pools.py (README table); POOL="webhooks" starts only some
 	mkdir -p $(METRICS_DIR)

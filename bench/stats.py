@@ -1,6 +1,7 @@
 """Percentiles and the machine description printed by the benchmarks."""
 from __future__ import annotations
 
+import math
 import os
 import platform
 import sys
@@ -11,7 +12,7 @@ def percentile(values: list[float], p: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(p / 100 * len(ordered))))
     return ordered[rank - 1]
 
 

@@ -37,8 +37,9 @@ class Pool:
     def command(self, dramatiq: str = "dramatiq") -> list[str]:
         processes, threads = self.sized()
         prefix = os.environ.get("QUEUE_PREFIX", "")
-        return [dramatiq, "rabbitmq.worker", "--processes", str(processes), "--threads", str(threads),
-                "--queues", *(prefix + queue for queue in self.queues)]
+        # --skip-logging: the service's JSON handler is the only one (else every line twice).
+        return [dramatiq, "rabbitmq.worker", "--skip-logging", "--processes", str(processes),
+                "--threads", str(threads), "--queues", *(prefix + queue for queue in self.queues)]
 
 
 POOLS: tuple[Pool, ...] = (

@@ -38,7 +38,7 @@ def test_pool_command_prefixes_queues_and_applies_overrides(monkeypatch):
     monkeypatch.setenv("QUEUE_PREFIX", "staging.")
     monkeypatch.setenv("POOL_WEBHOOKS_THREADS", "32")
     webhooks = next(pool for pool in pools.POOLS if pool.name == "webhooks")
-    assert webhooks.command("dramatiq") == ["dramatiq", "rabbitmq.worker", "--processes", "1", "--threads", "32",
+    assert webhooks.command("dramatiq") == ["dramatiq", "rabbitmq.worker", "--skip-logging", "--processes", "1", "--threads", "32",
                                             "--queues", "staging.status_webhook", "staging.auction_webhook"]
 
 
