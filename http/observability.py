@@ -14,6 +14,8 @@ from models.services.request_context import current_request_id
 from models.settings import current
 
 log = logging.getLogger("access")
+# Probes and scrapes hit every few seconds: their access lines are DEBUG, not INFO noise.
+QUIET_ROUTES = frozenset({"/health/live", "/health/ready", "/metrics"})
 
 metrics_blp = Blueprint("metrics", __name__)
 
@@ -42,7 +44,8 @@ def install(app: Flask) -> None:
             response.headers["X-Request-Id"] = request_id
         metrics.http_requests.labels(request.method, route, str(response.status_code)).inc()
         metrics.http_latency.labels(request.method, route).observe(elapsed)
-        log.info("%s %s %s", request.method, route, response.status_code,
+        level = logging.DEBUG if route in QUIET_ROUTES else logging.INFO
+        log.log(level, "%s %s %s", request.method, route, response.status_code,
                  extra={"route": route, "status": response.status_code, "duration_ms": duration_ms})
         return response
 
