@@ -47,6 +47,10 @@ def create_schema() -> None:
 
     with db.connection_context():
         db.create_tables(ALL_TABLES, safe=True)
+        if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
+            from models.db.indexes import create_postgres_indexes
+
+            create_postgres_indexes()
 
 
 class BaseModel(peewee.Model):
