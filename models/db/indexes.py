@@ -5,6 +5,7 @@
 * (origin, <sort column>, id) b-trees serve each of the six sorts, with the id tie-break, as an
   ordered index scan that stops after one page; (origin, status, created_at) and
   (origin, bank_code, created_at) serve the equality filters with the default sort.
+* proposal_status_count (models/db/proposal_counts.py) gives the listing total without a count(*).
 SQLite (tests, ``make run``) keeps the peewee-declared indexes only. Every statement is
 idempotent, so create_schema can run at each start.
 """
@@ -40,7 +41,10 @@ def _trigram_available() -> bool:
 
 
 def create_postgres_indexes() -> None:
-    """Create the read-side indexes that are missing (PostgreSQL only)."""
+    """Create the read-side indexes and the proposal counters that are missing (PostgreSQL only)."""
+    from models.db.proposal_counts import create_proposal_counts
+
+    create_proposal_counts()
     for name, definition in BTREE_INDEXES.items():
         target = definition if definition.startswith("ON ") else f"ON proposal {definition}"
         db.execute_sql(f"CREATE INDEX IF NOT EXISTS {name} {target}")

@@ -10,13 +10,18 @@ import math
 from dataclasses import dataclass
 from datetime import date
 
-from peewee import fn
+from peewee import OP, SQL, Expression, NodeList, Value, fn
 
+from models.db.database import is_postgres
+from models.db.proposal_counts import counted_total
 from models.db.proposals import Proposal
 from models.services import query_params as qp
 from models.services.proposal_views import proposal_item, selected_offers_of
 
 TEXT_FILTERS = ("cpf", "full_name", "email", "phone")
+# Columns whose stored form has one case only (digits, '+', full_name upper-cased at creation):
+# a case-sensitive LIKE on them is several times cheaper than ILIKE on PostgreSQL.
+ONE_CASE = {"cpf": str, "phone": str, "full_name": str.upper}
 
 
 @dataclass
@@ -44,8 +49,7 @@ def _conditions(origin: str, request: ListingRequest) -> tuple[list, dict]:
     for name in TEXT_FILTERS:
         value = qp.clean_text(getattr(request, name))
         if value is not None:
-            # contains() is ILIKE '%value%' with LIKE wildcards escaped (LIKE on SQLite).
-            terms.append(getattr(Proposal, name).contains(value))
+            terms.append(_contains(name, value))
             echo[name] = value
     statuses = qp.parse_statuses(request.status)
     if statuses:
@@ -68,6 +72,18 @@ def _conditions(origin: str, request: ListingRequest) -> tuple[list, dict]:
     return terms, echo
 
 
+def _contains(name: str, value: str):
+    """``column LIKE '%value%'`` (wildcards in ``value`` escaped), case-insensitive where needed."""
+    column = getattr(Proposal, name)
+    if name in ONE_CASE:
+        value = ONE_CASE[name](value)
+    if name not in ONE_CASE or not is_postgres():
+        return column.contains(value)  # ILIKE on PostgreSQL; LIKE (ASCII case-insensitive) on SQLite
+    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    pattern = NodeList((Value(f"%{escaped}%", converter=False), SQL("ESCAPE"), Value("\\", converter=False)))
+    return Expression(column, OP.LIKE, pattern)
+
+
 def list_proposals(origin: str, request: ListingRequest) -> dict:
     """The whole GET /proposals body: ``data``, ``pagination`` and ``filters``."""
     terms, echo = _conditions(origin, request)
@@ -76,7 +92,7 @@ def list_proposals(origin: str, request: ListingRequest) -> dict:
     order = (column.asc(), Proposal.id.asc()) if direction == "asc" else (column.desc(), Proposal.id.desc())
     offset = (request.page - 1) * request.limit
     rows = list(Proposal.select().where(*terms).order_by(*order).limit(request.limit).offset(offset))
-    total = _total(terms, offset, len(rows), request.limit)
+    total = _total(origin, echo, terms, offset, len(rows), request.limit)
     offers = selected_offers_of(rows)
     total_pages = math.ceil(total / request.limit) if total else 0
     echo["sort"] = f"{sort_field}:{direction}"
@@ -88,8 +104,11 @@ def list_proposals(origin: str, request: ListingRequest) -> dict:
     }
 
 
-def _total(terms: list, offset: int, fetched: int, limit: int) -> int:
-    """Row count of the filtered set; skipped when the page itself proves it (a short page)."""
+def _total(origin: str, echo: dict, terms: list, offset: int, fetched: int, limit: int) -> int:
+    """Row count of the filtered set: the page itself proves it when short; the per-status
+    counters answer the unfiltered and status-only listings on PostgreSQL; else count(*)."""
     if 0 < fetched < limit or (fetched == 0 and offset == 0):
         return offset + fetched
+    if is_postgres() and set(echo) <= {"status"}:
+        return counted_total(origin, echo.get("status", []))
     return Proposal.select(fn.COUNT(Proposal.id)).where(*terms).scalar() or 0

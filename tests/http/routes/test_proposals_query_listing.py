@@ -265,3 +265,26 @@ def test_decimal_amounts_leave_as_numbers(client, auth):
     p.selected_offer_id = o.id
     p.save()
     assert client.get(URL, headers=auth()).get_json()["data"][0]["selected_offer"]["principal_amount"] == 1234.5
+
+
+def test_underscore_in_a_digits_filter_is_literal(client, auth):
+    f.proposal(cpf="12345678901")
+    assert ids(client.get(URL, query_string={"cpf": "1_3"}, headers=auth())) == []
+
+
+def test_full_name_filter_is_case_insensitive(client, auth):
+    hit = f.proposal(full_name="JOÃO DA SILVA")
+    assert ids(client.get(URL, query_string={"full_name": "joão da"}, headers=auth())) == [hit.id]
+
+
+def test_total_of_a_status_listing_beyond_one_page(client, auth):
+    # Given 12 proposals in TOKEN_SENT and 3 in CREATED
+    for _ in range(12):
+        f.proposal(path=("TOKEN_SENT",))
+    for _ in range(3):
+        f.proposal()
+    # When the first page of TOKEN_SENT is full
+    body = client.get(URL, query_string={"status": "TOKEN_SENT"}, headers=auth()).get_json()
+    # Then the total counts every match (not just the page)
+    assert body["pagination"]["total"] == 12 and body["pagination"]["totalPages"] == 2
+    assert client.get(URL, headers=auth()).get_json()["pagination"]["total"] == 15
