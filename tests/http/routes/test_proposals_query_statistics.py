@@ -75,3 +75,14 @@ def test_malformed_date_is_400(client, auth):
     response = client.get(URL, query_string={"created_to": "yesterday"}, headers=auth())
     assert response.status_code == 400
     assert response.get_json()["details"]["field"] == "created_to"
+
+
+def test_expired_counts_up_to_the_step_it_expired_from(client, auth):
+    # Given one proposal expired while awaiting signature, one expired with offers
+    f.proposal(path=TO_DISBURSED[:11] + ("EXPIRED",))
+    f.proposal(path=TO_OFFERS + ("EXPIRED",))
+    # When asking statistics
+    steps = funnel(client.get(URL, headers=auth()).get_json())
+    # Then the first reached the generated contract, the second the offers
+    assert steps["CONTRACT_GENERATED"] == 1 and steps["SIGNED"] == 0
+    assert steps["OFFERS_RECEIVED"] == 2
