@@ -30,7 +30,10 @@ def open_database(url: str) -> peewee.Database:
     if path is not None:
         full = Path(path) if Path(path).is_absolute() else ROOT / path
         full.parent.mkdir(parents=True, exist_ok=True)
-        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10)
+        # BEGIN IMMEDIATE: a transaction that reads then writes (outbox relay, unit_of_work) would
+        # otherwise fail at once with "database is locked" when another thread wrote meanwhile
+        # (SQLite cannot upgrade a stale read snapshot); IMMEDIATE waits on busy_timeout instead.
+        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
     else:
         database = connect(url)
     db.initialize(database)

@@ -16,13 +16,18 @@ from models.db.partners import Partner
 from models.domain.clock import now
 from models.services.partners import new_signing_secret, update_partner
 
-STATUS_FIELD_ORDER = ("origin", "timestamp", "event_type", "proposal_id", "proposal_data", "status_change")
-AUCTION_FIELD_ORDER = ("document", "name", "available_balance", "installment_quantity")
+# The spec's field order (the stored payload comes back with sorted keys); nested objects too.
+STATUS_FIELD_ORDER = (("origin", ("code", "name")), ("timestamp", None), ("event_type", None), ("proposal_id", None),
+                      ("proposal_data", ("cpf", "phone", "created_at", "updated_at")),
+                      ("status_change", ("old_status", "new_status")))
+AUCTION_FIELD_ORDER = (("document", None), ("name", None), ("available_balance", None),
+                       ("installment_quantity", None))
 
 
-def raw_body(payload: dict, order: tuple[str, ...]) -> bytes:
-    """The exact bytes sent: the spec's fields in the spec's order, compact UTF-8 JSON."""
-    ordered = {key: payload[key] for key in order}
+def raw_body(payload: dict, order: tuple) -> bytes:
+    """The exact bytes sent: the spec's fields in the spec's order, compact UTF-8 JSON; identical
+    for every attempt and replay of a delivery."""
+    ordered = {key: ({k: payload[key][k] for k in nested} if nested else payload[key]) for key, nested in order}
     return json.dumps(ordered, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
