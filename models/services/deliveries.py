@@ -86,7 +86,7 @@ def finish(delivery: WebhookDelivery, status: str, *, error: str | None = None) 
 def reschedule(delivery: WebhookDelivery, at, error: str) -> None:
     """Record the failure and when the next attempt is due."""
     (WebhookDelivery.update(next_attempt_at=at, last_error=error)
-     .where(WebhookDelivery.id == delivery.id).execute())
+     .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == PENDING).execute())
     delivery.next_attempt_at, delivery.last_error = at, error
 
 

@@ -38,7 +38,7 @@ def test_deliveries_list_failed_filters_by_partner(cli, configure_partner):
     configure_partner("PARTNER_A", auction_url="http://127.0.0.1:9/a")
     configure_partner("PARTNER_B", auction_url="http://127.0.0.1:9/b")
     _inject(cli)
-    for delivery in WebhookDelivery.select():
+    for delivery in list(WebhookDelivery.select()):  # read first: SQLite snapshot
         finish(delivery, "FAILED", error="HTTP 500")
     # When ops list the failures of partner B
     result = cli("deliveries", "list", "--failed", "--partner", "PARTNER_B")
@@ -48,14 +48,16 @@ def test_deliveries_list_failed_filters_by_partner(cli, configure_partner):
 
 
 def test_deliveries_replay_one_and_all_failed(cli, receiver, configure_partner, drain):
-    # Given two failed deliveries of partner A
+    # Given two failed deliveries of partner A (first attempts refused), and its endpoint now fixed
+    configure_partner(auction_url="http://127.0.0.1:9/closed")
+    _inject(cli)
+    _inject(cli)
+    drain()
+    ids = [d.id for d in WebhookDelivery.select()]
+    for delivery in list(WebhookDelivery.select()):  # read first: SQLite snapshot
+        finish(delivery, "FAILED", error="connection error")
     hook = receiver()
     configure_partner(auction_url=hook.url())
-    _inject(cli)
-    _inject(cli)
-    ids = [d.id for d in WebhookDelivery.select()]
-    for delivery in WebhookDelivery.select():
-        finish(delivery, "FAILED", error="HTTP 500")
     # When ops replay one, then all of partner A's remaining failures
     one = cli("deliveries", "replay", ids[0])
     rest = cli("deliveries", "replay", "--partner", "PARTNER_A", "--all-failed")
@@ -63,6 +65,7 @@ def test_deliveries_replay_one_and_all_failed(cli, receiver, configure_partner, 
     # Then both are delivered
     assert one.exit_code == 0 and rest.output.strip().endswith("1 deliveries queued again")
     assert {d.status for d in WebhookDelivery.select()} == {"DELIVERED"}
+    assert len(hook.received) == 2
 
 
 def test_replaying_an_unknown_delivery_is_an_error(cli):
