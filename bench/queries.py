@@ -29,10 +29,6 @@ def database_url() -> str:
     return ADMIN_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
 
 
-def app_database_url() -> str:
-    """The service connects through peewee's pool, as a production API process should."""
-    return database_url().replace("postgresql://", "postgresql+pool://", 1)
-
 
 def ensure_database(reseed: bool) -> bool:
     """Create the bench database; True when it must be seeded."""
@@ -69,7 +65,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=60, help="timed calls per query (after 5 warm-up calls)")
     args = parser.parse_args()
     must_seed = ensure_database(args.reseed)
-    os.environ.update(APP_ENV="sandbox", DATABASE_URL=app_database_url(), LOG_LEVEL="WARNING")
+    os.environ.update(APP_ENV="sandbox", DATABASE_URL=database_url(), LOG_LEVEL="WARNING")
     os.environ.pop("AMQP_URL", None)
     import logging
 
