@@ -45,7 +45,10 @@ def open_database(url: str) -> peewee.Database:
     if path is not None:
         full = Path(path) if Path(path).is_absolute() else ROOT / path
         full.parent.mkdir(parents=True, exist_ok=True)
-        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10)
+        # BEGIN IMMEDIATE: a transaction that reads then writes (outbox relay, unit_of_work) would
+        # otherwise fail at once with "database is locked" when another thread wrote meanwhile
+        # (SQLite cannot upgrade a stale read snapshot); IMMEDIATE waits on busy_timeout instead.
+        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
     else:
         database = connect(_pooled(url), max_connections=POOL_MAX_CONNECTIONS, stale_timeout=POOL_STALE_SECONDS)
     db.initialize(database)
@@ -66,6 +69,10 @@ def create_schema() -> None:
 
     with db.connection_context(), startup_lock():
         db.create_tables(ALL_TABLES, safe=True)
+        if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
+            from models.db.indexes import create_postgres_indexes
+
+            create_postgres_indexes()
 
 
 @contextmanager
