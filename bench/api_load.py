@@ -80,6 +80,10 @@ def run(base_url: str, concurrency: int, seconds: float, limit: int) -> None:
     created = client.session.post(client.api + "/proposals/start", headers=_auth(client), timeout=30,
                                   json={"cpf": valid_cpf(rng), "full_name": "Load Test", "birth_date": "1985-03-10"})
     proposal_id = created.json().get("proposal_id") if created.status_code in (200, 201) else None
+    if proposal_id is None:  # start not deployed: read one of the partner's (seeded) proposals
+        listing = client.session.get(client.api + "/proposals?limit=1", headers=_auth(client), timeout=30)
+        rows = listing.json().get("data", []) if listing.status_code == 200 else []
+        proposal_id = rows[0]["id"] if rows else None
     print(f"{concurrency} client threads, at most {seconds:.0f} s or {limit} requests per route, {base_url}")
     print(f"  {'route':<28}{'requests':>9}{'req/s':>9}{'p50':>11}{'p99':>11}  statuses")
     for name, call in _routes(client, proposal_id, rng, lock).items():
@@ -95,6 +99,8 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0, help="time bound per route")
     parser.add_argument("--requests", type=int, default=5000, help="count bound per route")
+    parser.add_argument("--seed", type=int, default=10000,
+                        help="proposals seeded per partner before the run (own service only; 0: none)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.base_url:
@@ -103,7 +109,12 @@ def main() -> None:
     with BenchEnvironment(tag="apiload") as env:
         env.start_api()
         env.start_pools()
-        print("service: gunicorn 2 workers x 8 threads + pools, PostgreSQL + RabbitMQ (throw-away)")
+        if args.seed:
+            from bench.bench_seed import seed
+
+            seed(env.database_url, args.seed)
+        print(f"service: gunicorn 2 workers x 8 threads + pools, PostgreSQL + RabbitMQ (throw-away), "
+              f"{args.seed} seeded proposals per partner")
         run(env.base_url, args.concurrency, args.seconds, args.requests)
 
 
