@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
-from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, StepFailed
+from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, RouteMissing, StepFailed
 
 STEPS = ("start", "contact", "sms_token", "validate_token", "credit_analysis", "simulate", "pre_accept",
          "banking_data", "contract", "sign", "disbursed")
@@ -97,7 +98,12 @@ def _contract(c, state):
 
 
 def _sign(c, state):
+    # The sandbox provider builds the URL from [esignature] public_base_url (port 8000 by default);
+    # open the same page on the service under test, wherever it listens.
     url = c.absolute(state["sign_url"])
+    path = urlsplit(url).path
+    if path.startswith("/sandbox/"):
+        url = c.root + path
     c.call("sign", "GET", url)  # opening the page starts the signing process
     _expect("sign", c.call("sign", "POST", url, json={}, allow_redirects=False), 200, 201, 303)
     return "signed in the sandbox"
@@ -123,7 +129,12 @@ def run_flow(client: PartnerClient, state: dict, on_step=None) -> dict[str, floa
     timings: dict[str, float] = {}
     for step in STEPS:
         started = time.perf_counter()
-        info = ACTIONS[step](client, state)
+        try:
+            info = ACTIONS[step](client, state)
+        except (RouteMissing, StepFailed):
+            raise
+        except Exception as error:  # connection refused, timeout, unexpected body: name the step
+            raise StepFailed(step, None, f"{type(error).__name__}: {error}") from error
         timings[step] = time.perf_counter() - started
         if on_step:
             on_step(step, timings[step], info)

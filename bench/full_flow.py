@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 
 from bench import floor_run
+from bench.breakdown import breakdown, print_breakdown
 from bench.client import PartnerClient, RouteMissing, StepFailed, valid_cpf
 from bench.flow import STEPS, run_flow
 from bench.services import BenchEnvironment
@@ -27,7 +28,7 @@ def _states(n: int, seed: int) -> list[dict]:
     rng, cpfs = random.Random(seed), set()
     while len(cpfs) < n:
         cpfs.add(valid_cpf(rng))
-    return [{"cpf": cpf, "full_name": f"Bench Customer {i}", "email": f"bench{i}@example.com",
+    return [{"cpf": cpf, "full_name": f"Bench Customer {_letters(i)}", "email": f"bench{i}@example.com",
              "phone": f"+55119{seed % 100:02d}{i:06d}"} for i, cpf in enumerate(sorted(cpfs))]
 
 
@@ -36,6 +37,16 @@ _clients = threading.local()
 # events (CREATED ... DISBURSED) and about 6 work messages (SMS, analysis, bank check, contract,
 # signature result, disbursement).
 ESTIMATED_HOPS = 20
+
+
+def _letters(number: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> BA ...: names accept letters only."""
+    text = ""
+    while True:
+        number, digit = divmod(number, 26)
+        text = chr(65 + digit) + text
+        if not number:
+            return text
 
 
 def _one(base_url: str, state: dict, poll: float) -> tuple[dict, str | None, str | None]:
@@ -62,6 +73,10 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float)
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
         results = list(pool.map(lambda s: _one(env.base_url, s, poll), states))
     wall = time.perf_counter() - started
+    try:
+        spent = breakdown(env.base_url)
+    except Exception:  # the figures above stand without it
+        spent = {"actor": [], "http": []}
     env.stop()
     per_step, missing, failures = defaultdict(list), set(), defaultdict(int)
     first_failure = {}
@@ -78,7 +93,23 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float)
     complete = sum(1 for timings, kind, _ in results if kind in (None, "missing"))
     hops = floor_run.outbox_messages(env.database_url)
     return {"wall": wall, "per_step": per_step, "missing": missing, "failures": failures,
-            "first_failure": first_failure, "complete": complete, "hops_total": hops}
+            "first_failure": first_failure, "complete": complete, "hops_total": hops, "spent": spent}
+
+
+def clock_start(option: str) -> str | None:
+    """The shifted start instant, or None to run on the real clock."""
+    if option == "off":
+        return None
+    if option != "auto":
+        return option
+    from datetime import timedelta
+
+    from models.domain import calendar
+    from models.domain.clock import isoformat_z, now
+
+    if not calendar.in_payroll_maintenance_window(now()):
+        return None
+    return isoformat_z(calendar.payroll_maintenance_window_end(now()) + timedelta(hours=4))
 
 
 def main() -> None:
@@ -86,10 +117,17 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1000, help="proposals (and floor chains); default 1000")
     parser.add_argument("--concurrency", type=int, default=16, help="partner threads driving the API")
     parser.add_argument("--poll", type=float, default=0.25, help="seconds between polls (202 and DISBURSED)")
+    parser.add_argument("--clock", default="auto",
+                        help="service clock start (ISO 8601), 'off', or 'auto': shifted past the payroll "
+                             "maintenance window when the run falls inside it (see bench/clock)")
     parser.add_argument("--hops", type=int, default=0, help="floor hops per chain (default: measured)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with BenchEnvironment() as env:
+        clock = clock_start(args.clock)
+        if clock:
+            env.shift_clock(clock)
+            print(f"service clock shifted to start at {clock} (payroll maintenance window now)")
         flow = run_flow_phase(env, args.n, args.concurrency, args.poll)
         reached = [step for step in STEPS if flow["per_step"].get(step)]
         measured = round(flow["hops_total"] / max(1, len(flow["per_step"].get("start", []))))
@@ -119,6 +157,7 @@ def _report(args, flow, reached, floor, hops) -> None:
         values = flow["per_step"][step]
         print(f"  {step:<16}{ms(percentile(values, 50)):>12}{ms(percentile(values, 95)):>12}")
     print(f"  actor messages (outbox rows) per proposal: {flow['hops_total'] / max(1, n):.1f}")
+    print_breakdown(flow["spent"])
     print(f"\nfloor: {n} bare dramatiq chains x {hops} hops (one UPDATE each), {floor['layout']}")
     print(f"  {floor['wall']:.2f} s -> {n / floor['wall']:.1f} chains/s; chain p50 {ms(floor['p50'])}, "
           f"p95 {ms(floor['p95'])}")

@@ -68,5 +68,7 @@ def configure(level: str = "INFO") -> None:
     handler.setFormatter(JsonFormatter())
     root.addHandler(handler)
     root.setLevel(level)
-    logging.getLogger("pika").setLevel(logging.WARNING)
+    # pika logs ERROR with a traceback whenever RabbitMQ drops an idle connection, which dramatiq
+    # then reopens and retries on its own; real outages show in the outbox relay and readiness.
+    logging.getLogger("pika").setLevel(logging.CRITICAL)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
