@@ -5,6 +5,8 @@ from models.db.contracts import Contract, Disbursement
 from models.db.outbox import OutboxMessage
 from models.db.partners import Partner, PartnerCredential
 from models.db.proposals import Consent, Proposal, StatusChange
+from models.db.sandbox import SandboxMessage
+from models.db.simulations import Simulation
 from models.db.webhooks import AuctionProposal, DeliveryAttempt, WebhookDelivery
 
 ALL_TABLES = [
@@ -15,4 +17,5 @@ ALL_TABLES = [
     Contract, Disbursement,
     OutboxMessage,
     WebhookDelivery, DeliveryAttempt, AuctionProposal,
+    Simulation, SandboxMessage,  # credit path (issue #4)
 ]
