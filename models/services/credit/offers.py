@@ -12,6 +12,11 @@ from models.services.credit.wire import plain
 # Keys of the domain dict that stay internal (kind is the Offer row's column; the breakdown is
 # kept in the stored payload for the contract, not repeated in every API answer).
 _INTERNAL = ("kind", "cost_breakdown")
+# The spec's field order (stored payloads come back with sorted keys).
+_ORDER = ("id", "proposal_id", "offer_type", "status", "description", "principal_amount", "interest_rate",
+          "annual_interest_rate", "installments", "installment_amount", "total_amount", "iof_amount", "tac_amount",
+          "insurance_amount", "first_due_date", "final_due_date", "expires_at", "calculation_details",
+          "terms_and_conditions", "priority", "is_available", "created_at", "updated_at", "cet")
 
 
 def store_offers(proposal: Proposal, offers: list[dict], *, source: str,
@@ -42,9 +47,11 @@ def offer_body(row: Offer | None) -> dict | None:
     """The spec's Offer object for ``row`` (None stays None)."""
     if row is None:
         return None
-    body = {key: value for key, value in row.payload.items() if key not in _INTERNAL}
-    body["is_available"] = is_available(row)
-    body["status"] = "ACTIVE" if body["is_available"] else ("SUPERSEDED" if row.superseded_at else "EXPIRED")
+    payload = dict(row.payload)
+    payload["is_available"] = available = is_available(row)
+    payload["status"] = "ACTIVE" if available else ("SUPERSEDED" if row.superseded_at else "EXPIRED")
+    body = {key: payload[key] for key in _ORDER if key in payload}
+    body.update({k: v for k, v in payload.items() if k not in body and k not in _INTERNAL})
     return body
 
 

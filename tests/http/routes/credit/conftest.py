@@ -74,5 +74,17 @@ def business_clock():
 
 
 @pytest.fixture
+def advance(business_clock):
+    """Move the service clock forward by ``delta`` from now (freezegun's tick() restarts from the
+    frozen instant and would lose the time the test already spent)."""
+    from models.domain.clock import now
+
+    def move(delta) -> None:
+        business_clock.move_to(now() + delta)
+
+    return move
+
+
+@pytest.fixture
 def flow(client, auth, drain):
     return Flow(client, auth, drain)
