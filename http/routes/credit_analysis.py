@@ -25,14 +25,15 @@ def _consent(body: dict) -> ConsentData:
                        document_text=body["document_text"], channel=body["channel"])
 
 
-def _answer(proposal, analysis, *, wait: float | None):
-    """Wait (hybrid) then 201 approved / 200 rejected or failed, else the 202 acknowledgement."""
+def _answer(proposal, analysis, *, wait: float | None, created: int = 201):
+    """Wait (hybrid) then 201 approved (200 when polled) / 200 rejected or failed, else the 202
+    acknowledgement."""
     if wait:
         analysis = wait_for_analysis(analysis.id, wait)
     if analysis.outcome not in FINISHED:
         return reply(acknowledgement(proposal, analysis), 202)
     proposal = Proposal.get_by_id(proposal.id)
-    return reply(result_body(proposal, analysis), 201 if analysis.outcome == "APPROVED" else 200)
+    return reply(result_body(proposal, analysis), created if analysis.outcome == "APPROVED" else 200)
 
 
 @blp.route(BASE, methods=["POST"])
@@ -70,7 +71,7 @@ def poll(proposal_id):
     analysis = latest_analysis(proposal.id)
     if analysis is None:
         raise ApiError(404, "Credit analysis not started for this proposal", error_code="CREDIT_ANALYSIS_NOT_FOUND")
-    return _answer(proposal, analysis, wait=None)
+    return _answer(proposal, analysis, wait=None, created=200)
 
 
 def _retry(proposal_id: str, *, sync: bool):

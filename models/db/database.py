@@ -30,7 +30,10 @@ def open_database(url: str) -> peewee.Database:
     if path is not None:
         full = Path(path) if Path(path).is_absolute() else ROOT / path
         full.parent.mkdir(parents=True, exist_ok=True)
-        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10)
+        # BEGIN IMMEDIATE: a transaction takes the write lock up front and waits (busy_timeout) for
+        # it. A deferred one that reads and then writes fails at once with "database is locked"
+        # when another thread committed in between (WAL snapshot upgrade), e.g. the outbox relay.
+        database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
     else:
         database = connect(url)
     db.initialize(database)

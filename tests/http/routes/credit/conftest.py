@@ -15,8 +15,18 @@ _phones = itertools.count(987650000)
 class Flow:
     """Drives one proposal through the API as a partner would."""
 
-    def __init__(self, client, auth, drain) -> None:
-        self.client, self.auth, self.drain = client, auth, drain
+    def __init__(self, client, drain) -> None:
+        self.client, self.drain = client, drain
+
+    @staticmethod
+    def auth(partner: str = "PARTNER_A") -> dict:
+        # A fresh token per call, issued under the (frozen, moving) test clock: the session-wide
+        # token cache of tests/conftest.py would hand out tokens from another instant.
+        from models.services.tokens import issue_token
+        from models.settings import current
+
+        token = issue_token(current(), origin=partner, client_id=partner.lower())["access_token"]
+        return {"Authorization": f"Bearer {token}", "Accept": "application/json"}
 
     def post(self, url: str, body=None, partner: str = "PARTNER_A", **kwargs):
         return self.client.post(f"/v1{url}", json=body, headers=self.auth(partner), **kwargs)
@@ -86,5 +96,5 @@ def advance(business_clock):
 
 
 @pytest.fixture
-def flow(client, auth, drain):
-    return Flow(client, auth, drain)
+def flow(client, drain):
+    return Flow(client, drain)
