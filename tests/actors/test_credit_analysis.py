@@ -11,11 +11,15 @@ CONSENT = ConsentData("203.0.113.10", -23.55, -46.63, "consent", "web")
 
 
 @pytest.fixture
-def analysis():
+def analysis(drain):
     with freezegun.freeze_time("2026-03-10T13:00:00Z", tick=True):
         proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="MARIA",
                                    birth_date="1985-04-12", status="TOKEN_VALIDATED")
-        yield start_analysis(proposal, CONSENT, "async")
+        started = start_analysis(proposal, CONSENT, "async")
+        # The enqueued message may already be running on the worker: calling the actor's
+        # function again (as a redelivery would) must change nothing.
+        yield started
+        drain()
 
 
 def test_a_redelivered_analysis_message_changes_nothing(analysis):
