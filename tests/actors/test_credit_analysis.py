@@ -4,22 +4,19 @@ import pytest
 
 from actors.credit_analysis import credit_analysis_gave_up, run_credit_analysis
 from models.db.analysis import CreditAnalysis, Offer
-from models.db.proposals import Proposal, StatusChange
-from models.services.credit.analysis import ConsentData, start_analysis
-
-CONSENT = ConsentData("203.0.113.10", -23.55, -46.63, "consent", "web")
+from models.db.proposals import Consent, Proposal, StatusChange
 
 
 @pytest.fixture
 def analysis(drain):
+    """An analysis in progress whose message is not queued: the test plays the deliveries."""
     with freezegun.freeze_time("2026-03-10T13:00:00Z", tick=True):
         proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="MARIA",
-                                   birth_date="1985-04-12", status="TOKEN_VALIDATED")
-        started = start_analysis(proposal, CONSENT, "async")
-        # The enqueued message may already be running on the worker: calling the actor's
-        # function again (as a redelivery would) must change nothing.
-        yield started
-        drain()
+                                   birth_date="1985-04-12", status="CREDIT_ANALYSIS_IN_PROGRESS")
+        consent = Consent.create(proposal=proposal.id, ip="203.0.113.10", latitude=-23.55, longitude=-46.63,
+                                 document_text="consent", channel="web")
+        yield CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin="PARTNER_A", consent_id=consent.id)
+        drain()  # the status events the actor emitted
 
 
 def test_a_redelivered_analysis_message_changes_nothing(analysis):
