@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None):
     api_module.register_error_handlers(app)
     auth.install(app)
     oauth.install(app)
+    oauth.document(api)
     docs.install(app)
     observability.install(app)
     app.register_blueprint(health.blp)

@@ -1,12 +1,17 @@
-"""Status-change webhook actor: one message per recorded status change."""
+"""Status-change webhook actor: one message per recorded status change (see status_delivery)."""
 import dramatiq
 
+from models.services.status_delivery import DeliveryExhausted, RetryLater, deliver
 from rabbitmq.queues import STATUS_WEBHOOK, queue_name
 
 
-@dramatiq.actor(actor_name="deliver_status_change", queue_name=queue_name(STATUS_WEBHOOK), max_retries=0)
+# The schedule is ours (Retry with an exact delay; DeliveryExhausted dead-letters at once through
+# throws=), so max_retries only bounds pathological duplicates: 3 scheduled retries plus re-delays.
+@dramatiq.actor(actor_name="deliver_status_change", queue_name=queue_name(STATUS_WEBHOOK), max_retries=10,
+                min_backoff=50, max_backoff=5000, throws=(DeliveryExhausted,))
 def deliver_status_change(status_change_id: int) -> None:
-    """Record the event for the partner (delivery over HTTP: see models/services/status_events)."""
-    from models.services.status_events import record_event
-
-    record_event(status_change_id)
+    """Send the change's event to the partner (one attempt), or schedule the next one."""
+    try:
+        deliver(status_change_id)
+    except RetryLater as later:
+        raise dramatiq.Retry(str(later), delay=later.delay_ms) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
 from flask import Blueprint, Flask
+from werkzeug.routing import Rule
 
 from models.db.partners import PartnerCredential
 from models.domain.clock import now
@@ -66,6 +67,33 @@ def _save_token(token: dict, request) -> None:
 
 def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):
     return issue_token(current(), origin=client.credential.partner.code, client_id=client.client_id)
+
+
+TOKEN_OPERATION = {
+    "post": {
+        "tags": ["auth"], "summary": "Issue an access token (OAuth 2.0 client credentials)",
+        "security": [],
+        "servers": [{"url": "/", "description": "the auth address (service root in the embedded default)"}],
+        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+            "type": "object", "required": ["grant_type"],
+            "properties": {"grant_type": {"type": "string", "enum": ["client_credentials"]},
+                           "client_id": {"type": "string"}, "client_secret": {"type": "string"}}}}},
+            "description": "client_id/client_secret in the form, or as HTTP Basic credentials"},
+        "responses": {
+            "200": {"description": "token issued", "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"access_token": {"type": "string", "description": "JWT"},
+                                                 "expires_in": {"type": "integer", "example": 3600},
+                                                 "token_type": {"type": "string", "example": "Bearer"}}}}}},
+            "400": {"description": "RFC 6749 error body (invalid_request, unsupported_grant_type)"},
+            "401": {"description": "RFC 6749 error body (invalid_client)"},
+        },
+    }
+}
+
+
+def document(api) -> None:
+    """Describe the token route in the OpenAPI document (it lives outside the versioned API)."""
+    api.spec.path(rule=Rule("/oauth2/token"), operations=TOKEN_OPERATION)
 
 
 def install(app: Flask) -> None:

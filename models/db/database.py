@@ -15,6 +15,19 @@ db = peewee.DatabaseProxy()
 SQLITE_PRAGMAS = {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 1, "synchronous": "normal"}
 
 
+# PostgreSQL connections are pooled per process: a request or an actor message borrows one and
+# db.close() hands it back, instead of paying a new connection each time.
+POOL_MAX_CONNECTIONS = 32
+POOL_STALE_SECONDS = 300
+
+
+def _pooled(url: str) -> str:
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+pool://" + url[len(scheme):]
+    return url
+
+
 def _sqlite_path(url: str) -> str | None:
     if not url.startswith("sqlite:///"):
         return None
@@ -30,12 +43,12 @@ def open_database(url: str) -> peewee.Database:
     if path is not None:
         full = Path(path) if Path(path).is_absolute() else ROOT / path
         full.parent.mkdir(parents=True, exist_ok=True)
-        # BEGIN IMMEDIATE: a transaction takes the write lock up front and waits (busy_timeout) for
-        # it. A deferred one that reads and then writes fails at once with "database is locked"
-        # when another thread committed in between (WAL snapshot upgrade), e.g. the outbox relay.
+        # BEGIN IMMEDIATE: a transaction that reads then writes (outbox relay, unit_of_work) would
+        # otherwise fail at once with "database is locked" when another thread wrote meanwhile
+        # (SQLite cannot upgrade a stale read snapshot); IMMEDIATE waits on busy_timeout instead.
         database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
     else:
-        database = connect(url)
+        database = connect(_pooled(url), max_connections=POOL_MAX_CONNECTIONS, stale_timeout=POOL_STALE_SECONDS)
     db.initialize(database)
     return database
 
@@ -50,6 +63,10 @@ def create_schema() -> None:
 
     with db.connection_context():
         db.create_tables(ALL_TABLES, safe=True)
+        if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
+            from models.db.indexes import create_postgres_indexes
+
+            create_postgres_indexes()
 
 
 class BaseModel(peewee.Model):

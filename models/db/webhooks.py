@@ -16,12 +16,19 @@ class WebhookDelivery(BaseModel):
     idempotency_key = peewee.CharField(max_length=128)
     sequence = peewee.IntegerField(default=0)
     payload = JsonField()
-    status = peewee.CharField(max_length=16, default="PENDING")  # PENDING | DELIVERED | FAILED
+    # PENDING | DELIVERED | FAILED | SKIPPED (status event of a partner without a webhook URL)
+    status = peewee.CharField(max_length=16, default="PENDING", index=True)
+    # Attempts of the current round (a replay starts a new round; DeliveryAttempt keeps them all).
     attempts = peewee.IntegerField(default=0)
     next_attempt_at = UtcDateTimeField(null=True)
     delivered_at = UtcDateTimeField(null=True)
     failed_at = UtcDateTimeField(null=True)
     created_at = UtcDateTimeField(default=now, index=True)
+    # Added for delivery (issue #6): first attempt of the current round (the retry schedule's
+    # origin), the last failure seen, and how many times ops replayed it.
+    round_started_at = UtcDateTimeField(null=True)
+    last_error = peewee.TextField(null=True)
+    replays = peewee.IntegerField(default=0)
 
     class Meta:
         indexes = ((("kind", "partner_code", "idempotency_key"), True),)

@@ -87,10 +87,13 @@ def _local_instant(day: date, at: time) -> datetime:
 
 
 def signature_deadline(generated_at: datetime) -> datetime:
-    """21:00 local of the next business day, or of the second one if generated at/after 21:00."""
+    """Spec table: before 21:00 local, 21:00 on the next (calendar) day; at or after 21:00,
+    21:00 two business days later. The spec says "next day" and "business days" in the two rows on
+    purpose, so the first row is not moved over weekends or holidays."""
     local = to_local(generated_at)
-    days = 1 if local.time() < SIGNATURE_CUTOFF else 2
-    return _local_instant(add_business_days(local.date(), days), SIGNATURE_CUTOFF)
+    if local.time() < SIGNATURE_CUTOFF:
+        return _local_instant(local.date() + timedelta(days=1), SIGNATURE_CUTOFF)
+    return _local_instant(add_business_days(local.date(), 2), SIGNATURE_CUTOFF)
 
 
 def sms_token_expiry(sent_at: datetime) -> datetime:

@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal
 
 from models.domain.errors import ValidationFailed
-from models.domain.iof import IofRates, iof_amount
+from models.domain.iof import IofRates, price_iof_amount
 from models.domain.money import CENT, ZERO, to_cents
 from models.domain.price import Installment, amortization_schedule
 
@@ -49,7 +49,7 @@ def finance(
     """Charges and net amount of a given financed principal."""
     financed = to_cents(financed)
     schedule = tuple(amortization_schedule(financed, monthly_rate, n, first_due_date))
-    iof = iof_amount(list(schedule), disbursement_date, iof_rates)
+    iof = price_iof_amount(financed, monthly_rate, n, first_due_date, disbursement_date, iof_rates)
     premium = to_cents(financed * Decimal(insurance_rate))
     tac = to_cents(tac)
     return FinancedAmounts(
@@ -71,9 +71,10 @@ def gross_up(
     """Solve the financed principal whose net amount equals ``net_amount`` to the cent.
 
     Fixed-point iteration lands on or next to the answer; then we walk cent by
-    cent. Charges grow by at most one cent per cent of principal (rates well
-    below 100 %), so the gap shrinks by at most a cent per step and cannot
-    jump over zero: the walk always ends on an exact match.
+    cent. IOF (on exact amortizations) and the premium are rounded linear
+    functions of the principal, so the net amount moves by at most a cent per
+    cent of principal and trends upward: the walk cannot jump over the target
+    and always ends on an exact match.
     """
     net_amount = to_cents(net_amount)
     if net_amount <= 0:

@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal, localcontext
 from typing import Iterable
 
+from models.domain.calendar import add_months
 from models.domain.money import WORKING_PRECISION, to_cents
 from models.domain.price import Installment
 
@@ -46,4 +47,29 @@ def iof_amount(schedule: list[Installment], disbursement_date: date, rates: IofR
             (row.amortization * min(max((row.due_date - disbursement_date).days, 0), rates.max_days) for row in schedule),
             Decimal(0),
         )
+        return to_cents(principal * rates.flat + weighted_days * rates.daily)
+
+
+def price_iof_amount(
+    principal: Decimal, monthly_rate: Decimal, n: int, first_due_date: date, disbursement_date: date, rates: IofRates,
+) -> Decimal:
+    """IOF of a Price loan on its exact (unrounded) amortizations; used by the gross-up.
+
+    The rounded schedule's last row absorbs cents, which can make the IOF of
+    the rounded rows *drop* a cent when the principal grows a cent; then some
+    net amounts cannot be hit exactly. On exact amortizations IOF is linear in
+    the principal, so the gross-up always lands on the requested net. The
+    difference to :func:`iof_amount` of the rounded rows is at most a cent or
+    two; contracts must carry the offer's IOF, not a recomputation.
+    """
+    principal, rate = Decimal(principal), Decimal(monthly_rate)
+    with localcontext() as ctx:
+        ctx.prec = WORKING_PRECISION
+        growth = (1 + rate) ** n
+        payment = principal / n if rate == 0 else principal * rate * growth / (growth - 1)
+        weighted_days = Decimal(0)
+        for number in range(1, n + 1):
+            amortization = payment if rate == 0 else payment / (1 + rate) ** (n - number + 1)
+            days = (add_months(first_due_date, number - 1) - disbursement_date).days
+            weighted_days += amortization * min(max(days, 0), rates.max_days)
         return to_cents(principal * rates.flat + weighted_days * rates.daily)

@@ -5,7 +5,7 @@ pricing (inputs), offers and simulation live in their own small modules.
 """
 from models.domain.cet import CetResult, cet, cost_breakdown
 from models.domain.financing import FinancedAmounts, finance, gross_up
-from models.domain.iof import IofRates, iof_amount, rates_in_force
+from models.domain.iof import IofRates, iof_amount, price_iof_amount, rates_in_force
 from models.domain.offers import build_offers, credit_limits
 from models.domain.price import Installment, amortization_schedule, annual_rate, present_value, price_installment
 from models.domain.pricing import STANDARD_TERMS, AnalysisResult, Pricing
@@ -14,6 +14,6 @@ from models.domain.simulation import simulate_by_installments, simulate_by_loan_
 __all__ = [
     "AnalysisResult", "CetResult", "FinancedAmounts", "Installment", "IofRates", "Pricing", "STANDARD_TERMS",
     "amortization_schedule", "annual_rate", "build_offers", "cet", "cost_breakdown", "credit_limits", "finance",
-    "gross_up", "iof_amount", "present_value", "price_installment", "rates_in_force", "simulate_by_installments",
+    "gross_up", "iof_amount", "present_value", "price_iof_amount", "price_installment", "rates_in_force", "simulate_by_installments",
     "simulate_by_loan_amount",
 ]

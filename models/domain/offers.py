@@ -18,6 +18,7 @@ from uuid import uuid4
 from models.domain import calendar
 from models.domain.cet import cet
 from models.domain.clock import isoformat_z
+from models.domain.clock import now as clock_now
 from models.domain.errors import BusinessRuleViolation
 from models.domain.financing import FinancedAmounts, finance, gross_up
 from models.domain.iof import rates_in_force
@@ -26,6 +27,7 @@ from models.domain.price import annual_rate, present_value, price_installment
 from models.domain.pricing import AnalysisResult, Pricing, amount_cap, max_term, rate_for
 
 _MAX_TRIMS = 500
+HALF_CENT = Decimal("0.005")
 
 
 @dataclass(frozen=True)
@@ -81,21 +83,29 @@ def largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> Financed
     """Largest net amount over ``n`` months whose every installment fits the margin."""
     if ctx.margin < to_cents(ctx.pricing.min_installment_amount):
         return None
-    financed = floor_cents(present_value(ctx.margin, ctx.rate, n))
-    quote = ctx.finance(financed, n)
-    for _ in range(_MAX_TRIMS):  # rounding of the last row can push it a few cents up
-        if quote.max_installment <= ctx.margin:
+    # Any PMT below margin + half a cent rounds to the margin, so start just above.
+    quote = ctx.finance(floor_cents(present_value(ctx.margin + HALF_CENT, ctx.rate, n)), n)
+    quote = _trim_to_margin(ctx, quote, lambda q: ctx.finance(q.financed_amount - CENT, n))
+    cap = floor_cents(amount_cap(result, ctx.pricing))
+    quote = ctx.gross_up(min(quote.net_amount, cap), n)
+    quote = _trim_to_margin(ctx, quote, lambda q: ctx.gross_up(q.net_amount - CENT, n))
+    for _ in range(_MAX_TRIMS):  # rounding is not monotonic: climb while a cent more still fits
+        if quote.net_amount >= cap:
             break
-        quote = ctx.finance(quote.financed_amount - CENT, n)
-    net = min(quote.net_amount, floor_cents(amount_cap(result, ctx.pricing)))
-    if net < to_cents(ctx.pricing.min_amount):
-        return None
-    quote = ctx.gross_up(net, n)
+        bigger = ctx.gross_up(quote.net_amount + CENT, n)
+        if bigger.max_installment > ctx.margin:
+            break
+        quote = bigger
+    return quote if quote.net_amount >= to_cents(ctx.pricing.min_amount) else None
+
+
+def _trim_to_margin(ctx: QuoteContext, quote: FinancedAmounts, smaller) -> FinancedAmounts:
+    # The last row carries compounded rounding cents, so trim until every row fits.
     for _ in range(_MAX_TRIMS):
-        if quote.max_installment <= ctx.margin:
+        if quote.max_installment <= ctx.margin or quote.net_amount <= 0:
             return quote
-        quote = ctx.gross_up(quote.net_amount - CENT, n)
-    return None  # pragma: no cover
+        quote = smaller(quote)
+    return quote  # pragma: no cover
 
 
 def offer_dict(
@@ -175,8 +185,6 @@ def build_offers(
 
 def credit_limits(result: AnalysisResult, pricing: Pricing, now: datetime | None = None) -> dict:
     """maxLoanAmount (net, standard offer), maxInstallments, maxMonthlyPayment, minMonthlyPayment."""
-    from models.domain.clock import now as clock_now
-
     n = max_term(result, pricing)
     ctx = quote_context(result, pricing, now or clock_now(), insured=False)
     quote = largest_quote(ctx, result, n) if n >= pricing.min_installments else None

@@ -140,3 +140,10 @@ def test_openapi_declares_bearer_security_and_error_schema(client):
     assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     assert spec["security"] == [{"bearerAuth": []}]
     assert "Error" in spec["components"]["schemas"]
+
+
+def test_openapi_documents_the_token_route_without_bearer(client):
+    spec = client.get("/v1/openapi.json").get_json()
+    operation = spec["paths"]["/oauth2/token"]["post"]
+    assert operation["security"] == []
+    assert "application/x-www-form-urlencoded" in operation["requestBody"]["content"]

@@ -55,14 +55,15 @@ def test_add_months_clamps_to_month_end():
 @pytest.mark.parametrize("generated, deadline", [
     ((2026, 3, 10, 20, 59, 59), (2026, 3, 11)),  # Tuesday, before 21:00
     ((2026, 3, 10, 21, 0, 0), (2026, 3, 12)),    # Tuesday, at 21:00 -> two business days
-    ((2026, 3, 13, 20, 59, 59), (2026, 3, 16)),  # Friday -> Monday
-    ((2026, 3, 13, 21, 0, 0), (2026, 3, 17)),    # Friday night -> Tuesday
-    ((2026, 3, 14, 10, 0, 0), (2026, 3, 16)),    # Saturday -> Monday
-    ((2026, 2, 13, 20, 59, 59), (2026, 2, 18)),  # Friday before Carnival -> Ash Wednesday
-    ((2026, 2, 13, 21, 0, 0), (2026, 2, 19)),
+    ((2026, 3, 13, 20, 59, 59), (2026, 3, 14)),  # Friday before 21:00 -> Saturday (calendar day)
+    ((2026, 3, 13, 21, 0, 0), (2026, 3, 17)),    # Friday night -> Tuesday (two business days)
+    ((2026, 3, 14, 10, 0, 0), (2026, 3, 15)),    # Saturday morning -> Sunday
+    ((2026, 3, 14, 21, 0, 0), (2026, 3, 17)),    # Saturday night -> Tuesday
+    ((2026, 2, 13, 20, 59, 59), (2026, 2, 14)),  # Friday before Carnival -> Saturday
+    ((2026, 2, 13, 21, 0, 0), (2026, 2, 19)),    # ... at 21:00 -> Ash Wednesday is the 1st, Thursday the 2nd
     ((2026, 12, 30, 20, 59, 59), (2026, 12, 31)),
-    ((2026, 12, 31, 20, 59, 59), (2027, 1, 4)),  # New Year on Friday -> Monday
-    ((2026, 12, 31, 21, 0, 0), (2027, 1, 5)),
+    ((2026, 12, 31, 20, 59, 59), (2027, 1, 1)),  # New Year's Eve -> New Year's Day, 21:00
+    ((2026, 12, 31, 21, 0, 0), (2027, 1, 5)),    # -> 4 Jan (Mon), 5 Jan (Tue)
     ((2026, 6, 3, 21, 0, 0), (2026, 6, 8)),      # Corpus Christi Thursday, Friday, then Monday
 ])
 def test_signature_deadline(generated, deadline):

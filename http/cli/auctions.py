@@ -1,0 +1,70 @@
+"""`auctions inject|poll|list`: auction proposals from the payroll system.
+
+Sandbox: ``make cli ARGS="auctions inject --document 12345678901 --name 'MARIA SILVA' --balance 1500.00
+--installments 24"`` publishes one proposal as the payroll system would; every partner with an
+auction URL then receives the auction webhook.
+"""
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+import click
+from flask.cli import AppGroup
+
+from models.db.webhooks import AuctionProposal, WebhookDelivery
+from models.external.auctions import AuctionSourceError, get_auction_source
+from models.external.auctions.sandbox import make_offer
+from models.services.auction_delivery import ingest
+from models.settings import current
+
+from ._outbox import leave_for_sweeper
+
+group = AppGroup("auctions", help="Auction proposals and their delivery to partners.")
+
+
+@group.command("inject")
+@click.option("--document", required=True, help="CPF, 11 digits.")
+@click.option("--name", required=True)
+@click.option("--balance", required=True, help="Available balance in reais, e.g. 1500.00.")
+@click.option("--installments", required=True, type=int)
+@click.option("--external-id", help="Payroll system id (default: generated).")
+def inject(document, name, balance, installments, external_id):
+    """Sandbox only: publish an auction proposal and queue its deliveries."""
+    if current().external_mode != "sandbox":
+        raise click.ClickException("auctions inject is a sandbox command (external_mode is not sandbox)")
+    try:
+        amount = Decimal(balance)
+    except InvalidOperation:
+        raise click.ClickException("--balance must be a decimal number such as 1500.00")
+    with leave_for_sweeper():
+        auction = ingest(make_offer(document, name, amount, installments, external_id=external_id))
+    _report(auction)
+
+
+@group.command("poll")
+def poll():
+    """Read new auction proposals from the payroll system now and queue their deliveries."""
+    try:
+        offers = get_auction_source().fetch_new()
+    except AuctionSourceError as error:
+        raise click.ClickException(str(error))
+    with leave_for_sweeper():
+        for offer in offers:
+            _report(ingest(offer))
+    click.echo(f"{len(offers)} auction proposals read")
+
+
+@group.command("list")
+@click.option("--limit", default=50, show_default=True)
+def list_auctions(limit):
+    """Most recent auction proposals."""
+    for auction in AuctionProposal.select().order_by(AuctionProposal.received_at.desc()).limit(limit):
+        _report(auction)
+
+
+def _report(auction: AuctionProposal) -> None:
+    deliveries = WebhookDelivery.select().where(WebhookDelivery.kind == "auction",
+                                                WebhookDelivery.proposal_id == auction.id)
+    states = ", ".join(f"{d.partner_code}:{d.status}:{d.id}" for d in deliveries) or "no partner with an auction URL"
+    click.echo(f"{auction.id}\t{auction.document}\t{auction.name}\t{auction.available_balance}"
+               f"\t{auction.installment_quantity}\teligible={auction.eligible}\t{states}")

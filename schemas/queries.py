@@ -1,0 +1,136 @@
+"""Request and response shapes of the read side: proposal listing, customers and statistics.
+
+Amount fields are Float so Decimal values leave as JSON numbers (the spec's "number"); instants
+are strings already formatted as ``YYYY-MM-DDTHH:mm:ss.sssZ`` by the views.
+"""
+from marshmallow import Schema, fields, validate
+
+from models.services.query_params import SORTS, STATUS_CODES
+
+ISO = {"format": "date-time", "example": "2026-05-11T13:45:00.000Z"}
+DAY = {"format": "date", "example": "2026-05-11"}
+
+
+def local_day(description: str) -> fields.Date:
+    return fields.Date(format="%Y-%m-%d", metadata={"description": description})
+
+
+class ProposalListArgsSchema(Schema):
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1), metadata={"description": "1-based"})
+    limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100),
+                           metadata={"description": "page size, at most 100"})
+    cpf = fields.String(metadata={"description": "partial match"})
+    full_name = fields.String(metadata={"description": "partial match, case-insensitive"})
+    email = fields.String(metadata={"description": "partial match, case-insensitive"})
+    phone = fields.String(metadata={"description": "partial match; percent-encode '+' as %2B (a bare '+' "
+                                                   "reads as a space and is ignored)"})
+    status = fields.String(metadata={"description": "comma-separated statuses, any of: " + ", ".join(STATUS_CODES)})
+    bank_code = fields.String(validate=validate.Regexp(r"^\d{1,3}$"),
+                              metadata={"description": "exact COMPE code; leading zeros optional"})
+    created_from = local_day("inclusive, calendar day in America/Sao_Paulo")
+    created_to = local_day("inclusive, calendar day in America/Sao_Paulo")
+    updated_from = local_day("inclusive, calendar day in America/Sao_Paulo")
+    updated_to = local_day("inclusive, calendar day in America/Sao_Paulo")
+    sort = fields.String(load_default="created_at:desc", metadata={"enum": list(SORTS)})
+
+
+class StatusDetailSchema(Schema):
+    code = fields.String()
+    name = fields.String()
+    description = fields.String()
+    order = fields.Integer()
+
+
+class SelectedOfferSummarySchema(Schema):
+    id = fields.String()
+    principal_amount = fields.Float()
+    installments = fields.Integer()
+    installment_amount = fields.Float()
+
+
+class ProposalItemSchema(Schema):
+    id = fields.String(metadata={"format": "uuid"})
+    cpf = fields.String()
+    full_name = fields.String()
+    birth_date = fields.String(metadata=DAY)
+    email = fields.String(allow_none=True)
+    phone = fields.String(allow_none=True)
+    status = fields.String(metadata={"enum": STATUS_CODES})
+    status_detail = fields.Nested(StatusDetailSchema, allow_none=True)
+    bank_code = fields.String(allow_none=True)
+    agency = fields.String(allow_none=True, metadata={"description": "branch, '-digit' appended when given"})
+    account = fields.String(allow_none=True, metadata={"description": "masked: only the last 4 digits and the check digit"})
+    account_type = fields.String(allow_none=True)
+    origin = fields.String()
+    user_redirect_url = fields.String(allow_none=True)
+    selected_offer = fields.Nested(SelectedOfferSummarySchema, allow_none=True)
+    created_at = fields.String(metadata=ISO)
+    updated_at = fields.String(metadata=ISO)
+
+
+class PaginationSchema(Schema):
+    page = fields.Integer()
+    limit = fields.Integer()
+    total = fields.Integer()
+    totalPages = fields.Integer()
+    hasNext = fields.Boolean()
+    hasPrev = fields.Boolean()
+
+
+class AppliedFiltersSchema(Schema):
+    cpf = fields.String()
+    full_name = fields.String()
+    email = fields.String()
+    phone = fields.String()
+    status = fields.List(fields.String())
+    bank_code = fields.String()
+    created_from = fields.String(metadata=DAY)
+    created_to = fields.String(metadata=DAY)
+    updated_from = fields.String(metadata=DAY)
+    updated_to = fields.String(metadata=DAY)
+    sort = fields.String()
+
+
+class ProposalListSchema(Schema):
+    data = fields.List(fields.Nested(ProposalItemSchema))
+    pagination = fields.Nested(PaginationSchema)
+    filters = fields.Nested(AppliedFiltersSchema, metadata={"description": "echo of the filters applied"})
+
+
+class CustomerContractSchema(Schema):
+    contract_id = fields.String()
+    proposal_id = fields.String()
+    status = fields.String()
+    issuer_application_id = fields.String(allow_none=True)
+    principal_amount = fields.Float()
+    total_amount = fields.Float()
+    installment_amount = fields.Float()
+    installments = fields.Integer()
+    interest_rate = fields.Float(metadata={"description": "monthly, percent"})
+    disbursement_amount = fields.Float(allow_none=True)
+    disbursement_date = fields.String(allow_none=True)
+    disbursement_paid_at = fields.String(allow_none=True, metadata=ISO)
+    first_due_date = fields.String(allow_none=True)
+    final_due_date = fields.String(allow_none=True)
+    issue_date = fields.String(allow_none=True, metadata=ISO)
+    created_at = fields.String(metadata=ISO)
+
+
+class CustomerContractsSchema(Schema):
+    cpf = fields.String()
+    total = fields.Integer()
+    contracts = fields.List(fields.Nested(CustomerContractSchema))
+
+
+class AvailableLoanAmountSchema(Schema):
+    cpf = fields.String()
+    available_loan_amount = fields.Float()
+    approved_at = fields.String(metadata=ISO)
+
+
+class CustomerSummarySchema(Schema):
+    cpf = fields.String()
+    email = fields.String(allow_none=True)
+    available_loan_amount = fields.Float(allow_none=True)
+    available_loan_approved_at = fields.String(allow_none=True, metadata=ISO)
+    contracts = fields.List(fields.Nested(CustomerContractSchema))

@@ -1,0 +1,163 @@
+"""Response shapes of one proposal's reads (detail, analysis data, message timeline) and statistics."""
+from marshmallow import Schema, fields
+
+from schemas.queries import DAY, ISO, CustomerContractSchema, ProposalItemSchema, local_day
+
+
+class BankingDataSchema(Schema):
+    method = fields.String(metadata={"enum": ["ACCOUNT", "PIX_CPF", "PIX_KEY"]})
+    bank_code = fields.String(allow_none=True)
+    bank_branch = fields.String(allow_none=True)
+    bank_branch_digit = fields.String(allow_none=True)
+    bank_account = fields.String(allow_none=True, metadata={"description": "masked, last 4 digits and check digit"})
+    account_type = fields.String(allow_none=True)
+    use_pix_cpf = fields.Boolean()
+    pix_key = fields.String(allow_none=True, metadata={"description": "masked, last 4 characters"})
+    pix_key_type = fields.String(allow_none=True)
+
+
+class GeolocationSchema(Schema):
+    latitude = fields.Float()
+    longitude = fields.Float()
+
+
+class ConsentSchema(Schema):
+    ip = fields.String()
+    geolocation = fields.Nested(GeolocationSchema)
+    channel = fields.String()
+    captured_at = fields.String(metadata=ISO)
+
+
+class ConsentEvidenceSchema(ConsentSchema):
+    document_text = fields.String()
+
+
+class AnalysisOutcomeSchema(Schema):
+    id = fields.String()
+    outcome = fields.String(metadata={"enum": ["IN_PROGRESS", "APPROVED", "REJECTED", "FAILED", "AWAITING_RETRY"]})
+    kind = fields.String()
+    attempt = fields.Integer()
+    promotional = fields.Boolean()
+    available_margin = fields.Float(allow_none=True)
+    max_loan_amount = fields.Float(allow_none=True)
+    max_installments = fields.Integer(allow_none=True)
+    rejection_reason = fields.String(allow_none=True)
+    error_code = fields.String(allow_none=True)
+    started_at = fields.String(metadata=ISO)
+    finished_at = fields.String(allow_none=True, metadata=ISO)
+    approved_at = fields.String(allow_none=True, metadata=ISO)
+
+
+class SignatureSchema(Schema):
+    signature_id = fields.String(allow_none=True)
+    unico_process_id = fields.String(allow_none=True)
+    status = fields.String(allow_none=True, metadata={"enum": ["PENDING", "IN_PROGRESS", "SIGNED", "EXPIRED", "REJECTED"]})
+    user_redirect_url = fields.String(allow_none=True)
+    expires_at = fields.String(allow_none=True, metadata=ISO)
+    signed_at = fields.String(allow_none=True, metadata=ISO)
+
+
+class DisbursementSchema(Schema):
+    status = fields.String(metadata={"enum": ["PENDING", "REQUESTED", "PAID", "FAILED"]})
+    amount = fields.Float(allow_none=True)
+    scheduled_for = fields.String(allow_none=True, metadata=DAY)
+    attempts = fields.Integer()
+    paid_at = fields.String(allow_none=True, metadata=ISO)
+
+
+class StatusChangeSchema(Schema):
+    sequence = fields.Integer()
+    old_status = fields.String(allow_none=True)
+    new_status = fields.String()
+    trigger = fields.String()
+    source = fields.String(metadata={"enum": ["http", "actor", "scheduler", "ops"]})
+    changed_at = fields.String(metadata=ISO)
+
+
+class ProposalDetailSchema(ProposalItemSchema):
+    product_id = fields.String()
+    rejection_reason = fields.String(allow_none=True)
+    banking_data = fields.Nested(BankingDataSchema, allow_none=True)
+    consent = fields.Nested(ConsentSchema, allow_none=True, metadata={"description": "latest consent"})
+    credit_analysis = fields.Nested(AnalysisOutcomeSchema, allow_none=True, metadata={"description": "latest analysis"})
+    offers = fields.List(fields.Dict(), metadata={"description": "selectable Offer documents (spec's Offer), "
+                                                                 "plus kind (standard|insured) and source"})
+    contract = fields.Nested(CustomerContractSchema, allow_none=True, metadata={"description": "latest contract"})
+    signature = fields.Nested(SignatureSchema, allow_none=True)
+    disbursement = fields.Nested(DisbursementSchema, allow_none=True)
+    status_history = fields.List(fields.Nested(StatusChangeSchema))
+
+
+class AnalysisRecordSchema(AnalysisOutcomeSchema):
+    mode = fields.String()
+    max_monthly_payment = fields.Float(allow_none=True)
+    min_monthly_payment = fields.Float(allow_none=True)
+    monthly_rate = fields.Float(allow_none=True, metadata={"description": "decimal, 0.0499 means 4.99%"})
+    pod_limit_max = fields.Float(allow_none=True)
+    promotional_pod_limit_max = fields.Float(allow_none=True)
+    retryable = fields.Boolean()
+    margin_snapshot = fields.Dict(allow_none=True, metadata={"description": "payroll margin as read"})
+    engine_result = fields.Dict(allow_none=True, metadata={"description": "credit engine answer as received"})
+
+
+class AnalysisDataSchema(Schema):
+    proposal_id = fields.String()
+    cpf = fields.String()
+    analyses = fields.List(fields.Nested(AnalysisRecordSchema), metadata={"description": "newest first"})
+    consents = fields.List(fields.Nested(ConsentEvidenceSchema), metadata={"description": "newest first"})
+
+
+class MessageSendSchema(Schema):
+    id = fields.Integer()
+    channel = fields.String(metadata={"enum": ["sms", "whatsapp", "email"]})
+    purpose = fields.String()
+    recipient = fields.String()
+    sent_at = fields.String(metadata=ISO)
+    delivery_status = fields.String(metadata={"enum": ["QUEUED", "SENT", "FAILED"]})
+    provider_message_id = fields.String(allow_none=True)
+    error = fields.String(allow_none=True)
+
+
+class MessageTimelineSchema(Schema):
+    proposal_id = fields.String()
+    total = fields.Integer()
+    messages = fields.List(fields.Nested(MessageSendSchema), metadata={"description": "oldest first; never the text"})
+
+
+class StatisticsArgsSchema(Schema):
+    created_from = local_day("inclusive, calendar day in America/Sao_Paulo; no bound when absent")
+    created_to = local_day("inclusive, calendar day in America/Sao_Paulo; no bound when absent")
+
+
+class PeriodSchema(Schema):
+    created_from = fields.String(allow_none=True, metadata=DAY)
+    created_to = fields.String(allow_none=True, metadata=DAY)
+    timezone = fields.String()
+
+
+class FunnelStepSchema(Schema):
+    step = fields.String()
+    count = fields.Integer(metadata={"description": "proposals that ever reached the step"})
+    conversion_from_previous = fields.Float()
+    conversion_from_start = fields.Float()
+
+
+class AmountBucketSchema(Schema):
+    count = fields.Integer()
+    principal_amount = fields.Float()
+    disbursement_amount = fields.Float()
+
+
+class AmountsSchema(Schema):
+    contracts = fields.Nested(AmountBucketSchema)
+    signed = fields.Nested(AmountBucketSchema)
+    disbursed = fields.Nested(AmountBucketSchema)
+
+
+class StatisticsSchema(Schema):
+    origin = fields.String()
+    period = fields.Nested(PeriodSchema)
+    total = fields.Integer()
+    by_status = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "every status, zeros included"})
+    funnel = fields.List(fields.Nested(FunnelStepSchema))
+    amounts = fields.Nested(AmountsSchema)

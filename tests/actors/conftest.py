@@ -1,0 +1,1 @@
+from tests.support.webhooks import configure_partner, new_proposal, receiver, settle  # noqa: F401
