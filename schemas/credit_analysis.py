@@ -6,14 +6,14 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from schemas.credit import Body
 
 
-class Geolocation(Body):
+class ConsentGeolocation(Body):
     latitude = fields.Float(required=True, validate=validate.Range(-90, 90))
     longitude = fields.Float(required=True, validate=validate.Range(-180, 180))
 
 
 class CreditAnalysisRequest(Body):
     ip = fields.IP(required=True)
-    geolocation = fields.Nested(Geolocation, required=True)
+    geolocation = fields.Nested(ConsentGeolocation, required=True)
     document_text = fields.String(required=True, validate=validate.Length(min=1, max=20000))
     channel = fields.String(required=True, validate=validate.Length(min=1, max=16),
                             metadata={"description": "seen values: web, mobile, app"})
