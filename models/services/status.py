@@ -17,6 +17,7 @@ STATUS_EVENT_ACTOR = "deliver_status_change"
 
 
 class ConcurrentChange(DomainError):
+    default_http_status = 409  # the domain DomainError reads this (http_status kept for older callers)
     http_status = 409
 
     def __init__(self, proposal_id: str) -> None:
