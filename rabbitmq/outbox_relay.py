@@ -35,7 +35,9 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     limit = limit or current().outbox.batch_size
     published = 0
     with (db.connection_context() if db.is_closed() else contextlib.nullcontext()):
-        with db.atomic():
+        # SQLite: take the write lock up front. A deferred transaction would read, publish, and
+        # then fail to upgrade ("database is locked") when the worker already wrote meanwhile.
+        with (db.atomic() if is_postgres() else db.atomic("IMMEDIATE")):
             query = (OutboxMessage.select()
                      .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
                             OutboxMessage.deliver_at <= now())

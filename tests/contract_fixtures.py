@@ -58,3 +58,17 @@ def with_bank_account(proposal: Proposal) -> Proposal:
     Proposal.update(status="BANK_DATA_SUBMITTED", bank_code="341", bank_branch="1234", bank_account="567890",
                     bank_account_digit="1", account_type="checking").where(Proposal.id == proposal.id).execute()
     return Proposal.get_by_id(proposal.id)
+
+
+def fresh_auth_headers(code: str = "PARTNER_A") -> dict:
+    """Bearer headers issued at the current (possibly frozen) time, never cached.
+
+    The suite's ``auth`` fixture caches tokens for the session; a token issued under freezegun
+    would be expired (or not yet valid) for tests running at another time.
+    """
+    from models.services.tokens import issue_token
+    from models.settings import current
+
+    client_id = {"PARTNER_A": "sandbox-partner-a", "PARTNER_B": "sandbox-partner-b"}[code]
+    token = issue_token(current(), origin=code, client_id=client_id)["access_token"]
+    return {"Authorization": f"Bearer {token}", "Accept": "application/json"}

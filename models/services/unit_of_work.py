@@ -46,6 +46,14 @@ class _Pending:
         self.wake_keys: list[str] = []
 
 
+def _outer_transaction():
+    """SQLite: BEGIN IMMEDIATE, so a unit that reads then writes waits for the lock (busy_timeout)
+    instead of failing with "database is locked" when another thread wrote after its first read."""
+    from models.db.database import is_postgres
+
+    return db.atomic() if is_postgres() else db.atomic("IMMEDIATE")
+
+
 @contextmanager
 def unit_of_work() -> Iterator[None]:
     """A transaction whose outbox messages and wake-ups go out only once it has committed."""
@@ -57,7 +65,7 @@ def unit_of_work() -> Iterator[None]:
     pending = _Pending()
     token = _pending.set(pending)
     try:
-        with db.atomic():
+        with _outer_transaction():
             yield
     finally:
         _pending.reset(token)
