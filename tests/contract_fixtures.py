@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from urllib.parse import urlparse
+
+import freezegun
+import pytest
 
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -72,3 +76,46 @@ def fresh_auth_headers(code: str = "PARTNER_A") -> dict:
     client_id = {"PARTNER_A": "sandbox-partner-a", "PARTNER_B": "sandbox-partner-b"}[code]
     token = issue_token(current(), origin=code, client_id=client_id)["access_token"]
     return {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+
+
+# A Tuesday, 12:00 in São Paulo: a business day, outside the payroll maintenance window.
+BUSINESS_NOON = "2026-03-10T15:00:00Z"
+
+
+@pytest.fixture
+def business_day(app):
+    """Run the test at BUSINESS_NOON with the clock ticking (workers see the same clock)."""
+    with freezegun.freeze_time(BUSINESS_NOON, tick=True) as frozen:
+        yield frozen
+
+
+@pytest.fixture
+def fresh_auth(app):
+    """``auth`` replacement for frozen-time tests (see fresh_auth_headers)."""
+    return fresh_auth_headers
+
+
+def signing_path(contract_body: dict) -> str:
+    """Path of the sandbox signing page from a contract body's user_redirect_url."""
+    url = contract_body.get("user_redirect_url") or contract_body["digital_signature"]["user_redirect_url"]
+    return urlparse(url).path
+
+
+def awaiting_signature(client, headers, drain, *, redirect_url: str | None = None, **proposal_args):
+    """Walk a fixture proposal through banking data and contract generation (HTTP API only)."""
+    proposal = pre_accepted_proposal(**proposal_args)
+    base = f"/v1/proposals/{proposal.id}"
+    assert client.post(f"{base}/banking-data", json={"use_pix_cpf": True}, headers=headers()).json["ok"] is True
+    body = {"signature_redirect_url": redirect_url} if redirect_url else {}
+    response = client.post(f"{base}/contract/async", json=body, headers=headers())
+    assert response.status_code == 202, response.json
+    drain()
+    contract = client.get(f"{base}/contract", headers=headers())
+    assert contract.json["proposal_status"] == "AWAITING_SIGNATURE", contract.json
+    return Proposal.get_by_id(proposal.id), contract.json
+
+
+def history(proposal_id: str) -> list[str]:
+    """Statuses the proposal went through, in order."""
+    return [change.new_status for change in
+            StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence)]

@@ -22,7 +22,7 @@ def release(contract_id: str) -> None:
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None:
         return
-    if contract.unico_process_id and contract.signature_status in (None, "PENDING", "IN_PROGRESS"):
+    if contract.unico_process_id and contract.signature_status != "SIGNED":
         try:
             get_esignature().cancel_process(contract.unico_process_id)
         except ProviderError as error:

@@ -50,8 +50,8 @@ def _application_id(contract: Contract) -> str:
 
 def disburse(contract_id: str) -> None:
     """Ask the funder to pay (same key every time) and record the outcome."""
-    contract = Contract.get_by_id(contract_id)
-    if contract.proposal.status not in READY:
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status not in READY:
         return  # already paid, failed or withdrawn
     row = _row(contract)
     application_id = _application_id(contract)

@@ -31,8 +31,8 @@ def _case(contract: Contract) -> FraudCase:
 
 def route_signed(contract_id: str) -> None:
     """SIGNED: send to fraud analysis (amount above the limit or flagged) or straight to endorsement."""
-    contract = Contract.get_by_id(contract_id)
-    if contract.proposal.status != Status.SIGNED.value:
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
     limit = Decimal(str(current().fraud.review_above_amount))
     review = contract.principal_amount > limit or get_fraud().needs_attention(_case(contract))
@@ -50,8 +50,8 @@ def route_signed(contract_id: str) -> None:
 
 def decide_fraud(contract_id: str) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED (endorsement follows) or ANALYSIS_REPROVED (closed)."""
-    contract = Contract.get_by_id(contract_id)
-    if contract.proposal.status != Status.PENDING_ANALYSIS.value:
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status != Status.PENDING_ANALYSIS.value:
         return
     approved, reason = get_fraud().decide(_case(contract))
     with unit_of_work():
@@ -69,8 +69,8 @@ def decide_fraud(contract_id: str) -> None:
 
 def endorse(contract_id: str) -> None:
     """Register the contract in the payroll system, or defer past the maintenance window."""
-    contract = Contract.get_by_id(contract_id)
-    if contract.proposal.status not in READY_TO_ENDORSE:
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status not in READY_TO_ENDORSE:
         return
     at = now()
     if contract.endorsement_id is None and calendar.in_payroll_maintenance_window(at):
