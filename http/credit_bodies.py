@@ -4,6 +4,7 @@ from __future__ import annotations
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
 from models.db.proposals import Proposal
+from models.services.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, REJECTED
 from models.services.credit.offers import analysis_offers, offer_body
@@ -33,10 +34,9 @@ def status_url(proposal_id: str) -> str:
 
 def acknowledgement(proposal: Proposal, analysis: CreditAnalysis) -> dict:
     """202 body; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the automatic retry runs."""
-    body = {"async_processing": True, "message": "Credit analysis in progress; poll status_url every 2 seconds "
-            "or wait for the status webhook", "proposal_id": proposal.id,
-            "status": "CREDIT_ANALYSIS_IN_PROGRESS", "processing_started_at": isoformat_z(analysis.started_at),
-            "status_url": status_url(proposal.id)}
+    body = acknowledgement_body(proposal.id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
+                                status_url(proposal.id), "Credit analysis in progress; poll status_url every 2 "
+                                "seconds or wait for the status webhook")
     if analysis.outcome == AWAITING_RETRY:
         body.update(status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", retry_at=isoformat_z(analysis.retry_at),
                     message="The payroll system failed; an automatic retry is scheduled at retry_at")

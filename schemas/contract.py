@@ -7,11 +7,6 @@ class ContractRequestSchema(Schema):
         "description": "Where the customer goes after signing; the provider's default page when absent"})
 
 
-class AsyncQuerySchema(Schema):
-    async_ = fields.Boolean(data_key="async", load_default=False,
-                            metadata={"description": "Legacy: same as the /async route"})
-
-
 class DigitalSignatureSchema(Schema):
     signature_id = fields.String()
     unico_process_id = fields.String()
@@ -44,15 +39,6 @@ class ContractDataSchema(Schema):
     unico_process_id = fields.String()
     digital_signature = fields.Nested(DigitalSignatureSchema)
     contract_details = fields.Nested(ContractDetailsSchema)
-
-
-class AcknowledgementSchema(Schema):
-    async_processing = fields.Boolean()
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    processing_started_at = fields.String()
-    status_url = fields.String()
 
 
 class ContractStatusSchema(Schema):

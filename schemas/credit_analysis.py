@@ -19,20 +19,6 @@ class CreditAnalysisRequest(Body):
                             metadata={"description": "seen values: web, mobile, app"})
 
 
-class AsyncQuery(Schema):
-    async_ = fields.Boolean(data_key="async", load_default=False)
-
-
-class Acknowledgement(Schema):
-    async_processing = fields.Boolean()
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    processing_started_at = fields.String()
-    status_url = fields.String()
-    retry_at = fields.String(metadata={"description": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY only"})
-
-
 class AnalysisResult(Schema):
     """Approved, rejected or technical-failure body (see README for each shape)."""
 

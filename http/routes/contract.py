@@ -9,7 +9,8 @@ from models.services import contract_pdf, contract_views, contracts
 from models.services.unit_of_work import unit_of_work
 from models.services.wakeups import wakeups
 from models.settings import current
-from schemas.contract import (AcknowledgementSchema, AsyncQuerySchema, ContractDataSchema, ContractRequestSchema,
+from schemas.async_processing import Acknowledgement, AsyncQuery
+from schemas.contract import (ContractDataSchema, ContractRequestSchema,
                               ContractStatusSchema, TerminalStatusSchema)
 from schemas.errors import ErrorSchema
 
@@ -47,9 +48,9 @@ _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREAD
 
 @blp.route("/proposals/<uuid:proposal_id>/contract", methods=["POST"])
 @blp.arguments(ContractRequestSchema)
-@blp.arguments(AsyncQuerySchema, location="query")
+@blp.arguments(AsyncQuery, location="query")
 @blp.response(201, ContractDataSchema)
-@blp.alt_response(202, schema=AcknowledgementSchema, description="Still generating (or ?async=true)")
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating (or ?async=true)")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate(body, query, proposal_id):
@@ -59,7 +60,7 @@ def generate(body, query, proposal_id):
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"])
 @blp.arguments(ContractRequestSchema)
-@blp.response(202, AcknowledgementSchema)
+@blp.response(202, Acknowledgement)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate_async(body, proposal_id):
@@ -82,7 +83,7 @@ def _poll(proposal_id: str):
 
 @blp.route("/proposals/<uuid:proposal_id>/contract", methods=["GET"])
 @blp.response(200, ContractStatusSchema)
-@blp.alt_response(202, schema=AcknowledgementSchema, description="Still generating")
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
 @blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
 def contract_status(proposal_id):
@@ -92,7 +93,7 @@ def contract_status(proposal_id):
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"])
 @blp.response(200, ContractStatusSchema)
-@blp.alt_response(202, schema=AcknowledgementSchema, description="Still generating")
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
 @blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
 def contract_status_alias(proposal_id):

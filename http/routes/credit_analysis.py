@@ -7,7 +7,8 @@ from models.db.proposals import Proposal
 
 from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, latest_analysis, retry, start_analysis
 from models.settings import current
-from schemas.credit_analysis import Acknowledgement, AnalysisResult, AsyncQuery, CreditAnalysisRequest, RetryResult
+from schemas.async_processing import Acknowledgement, AsyncQuery
+from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
+from models.services.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 
 
@@ -57,7 +58,6 @@ def contract_status(proposal: Proposal, contract: Contract) -> dict:
 
 def acknowledgement(proposal: Proposal, contract: Contract) -> dict:
     """202 body while the contract is being generated."""
-    return {"async_processing": True, "message": "Contract generation in progress; poll status_url every 2 seconds",
-            "proposal_id": proposal.id, "status": "CONTRACT_GENERATION_IN_PROGRESS",
-            "processing_started_at": isoformat_z(contract.created_at),
-            "status_url": f"/proposals/{proposal.id}/contract/status"}
+    return acknowledgement_body(proposal.id, "CONTRACT_GENERATION_IN_PROGRESS", contract.created_at,
+                                f"/proposals/{proposal.id}/contract/status",
+                                "Contract generation in progress; poll status_url every 2 seconds")
