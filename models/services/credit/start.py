@@ -12,6 +12,7 @@ from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, Proposa
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
 from models.external.collections import CollectionsUnavailable, longest_overdue_days
 from models.services.credit.products import product_id_for
+from models.services.proposal_lock import lock_customer
 from models.services.status import record_creation
 from models.services.unit_of_work import unit_of_work
 
@@ -56,18 +57,24 @@ def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner)
 
 
 def start_proposal(partner: Partner, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
-    """The proposal to answer with and whether it was created now; raises StartBlocked."""
-    snapshots = _snapshots(cpf)
-    history = CustomerHistory(proposals=snapshots, recontracting_enabled=partner.recontracting_enabled,
-                              longest_overdue_days=_overdue_days(cpf, snapshots, partner))
-    decision = decide_start(history, partner.code)
-    if decision.action == BLOCK:
-        raise StartBlocked(decision.message, decision.error_code, proposal_id=decision.proposal_id,
-                           status=decision.status.value if decision.status else None,
-                           longest_overdue_days=decision.longest_overdue_days)
-    if decision.action != CREATE:
-        return Proposal.get_by_id(decision.existing_id), False
+    """The proposal to answer with and whether it was created now; raises StartBlocked.
+
+    The decision is taken again under a per-CPF lock inside the transaction that creates the
+    proposal, so two simultaneous starts for one CPF cannot both create one. Only the external
+    overdue lookup runs before the lock.
+    """
+    overdue = _overdue_days(cpf, _snapshots(cpf), partner)
     with unit_of_work():
+        lock_customer(cpf)
+        history = CustomerHistory(proposals=_snapshots(cpf), recontracting_enabled=partner.recontracting_enabled,
+                                  longest_overdue_days=overdue)
+        decision = decide_start(history, partner.code)
+        if decision.action == BLOCK:
+            raise StartBlocked(decision.message, decision.error_code, proposal_id=decision.proposal_id,
+                               status=decision.status.value if decision.status else None,
+                               longest_overdue_days=decision.longest_overdue_days)
+        if decision.action != CREATE:
+            return Proposal.get_by_id(decision.existing_id), False
         proposal = Proposal.create(origin=partner.code, product_id=product_id_for(partner), cpf=cpf,
                                    full_name=full_name.upper(), birth_date=birth_date, status=Status.CREATED.value)
         record_creation(proposal)

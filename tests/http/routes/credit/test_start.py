@@ -90,3 +90,22 @@ def test_recontracting_without_delinquency_creates_a_new_proposal(flow):
     response = flow.post("/proposals/start", BODY)
     assert response.status_code == 201
     assert response.get_json()["proposal_id"] != existing
+
+
+def test_simultaneous_starts_for_one_cpf_create_a_single_proposal(app, auth):
+    import threading
+
+    answers, barrier = [], threading.Barrier(6)
+
+    def start():
+        client = app.test_client()
+        barrier.wait()
+        answers.append(client.post("/v1/proposals/start", json=BODY, headers=auth()).status_code)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(answers) == [200] * 5 + [201]
+    assert Proposal.select().where(Proposal.cpf == CPF).count() == 1
