@@ -83,7 +83,12 @@ def _deliver(send: MessageSend, code: str) -> None:
 
 
 def send_contact(proposal: Proposal, email: str, phone: str) -> ContactToken:
-    """Save email and phone, move to TOKEN_SENT and send a fresh SMS code."""
+    """Save email and phone, move to TOKEN_SENT and send a fresh SMS code.
+
+    The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
+    stored case lets the listing's partial match use a plain LIKE on its trigram index.
+    """
+    email = email.strip().lower()
     other = (Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists())
     if other:
         raise DomainError("This phone is already used in another proposal", http_status=409,

@@ -19,6 +19,14 @@ def test_contact_sends_a_token_expiring_in_five_minutes(flow, business_clock):
     assert Proposal.get_by_id(proposal_id).status == "TOKEN_SENT"
 
 
+def test_the_email_is_stored_lower_cased_and_found_in_any_case(flow):
+    proposal_id = flow.start()
+    flow.post(f"/proposals/{proposal_id}/contact", {"email": "Maria@Example.COM", "phone": "+5511987654321"})
+    assert Proposal.get_by_id(proposal_id).email == "maria@example.com"
+    listing = flow.get("/proposals?email=MARIA@example").get_json()
+    assert [item["id"] for item in listing["data"]] == [proposal_id]
+
+
 def test_the_code_is_stored_hashed_and_masked_in_the_message_timeline(flow):
     proposal_id = flow.start()
     phone = flow.contact(proposal_id)
