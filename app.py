@@ -68,12 +68,15 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
-    if settings.seed_sandbox_partners:
-        from models.db.database import db
-        from models.services.partners import seed_sandbox_partners
+    from models.db.database import db
+    from models.services.auction_polling import schedule_next_poll
 
-        with db.connection_context():
+    with db.connection_context():
+        if settings.seed_sandbox_partners:
+            from models.services.partners import seed_sandbox_partners
+
             seed_sandbox_partners(settings.credential_environment)
+        schedule_next_poll()  # keeps the auction feed read even when nothing else runs it
     _booted["settings"] = settings
     _booted["role"] = role
     return settings
