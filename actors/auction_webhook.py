@@ -18,9 +18,12 @@ def deliver_auction(delivery_id: str) -> None:
 @dramatiq.actor(actor_name="poll_auction_proposals", queue_name=queue_name(AUCTION_WEBHOOK), max_retries=3,
                 min_backoff=5000, max_backoff=60000)
 def poll_auction_proposals() -> None:
-    """Read new auction proposals from the payroll system and ingest them (idempotent)."""
+    """Read new auction proposals from the payroll system and ingest them (idempotent), then
+    schedule the next poll when polling on a schedule is on."""
     from models.external.auctions import get_auction_source
     from models.services.auction_delivery import ingest
+    from models.services.auction_polling import schedule_next_poll
 
     for offer in get_auction_source().fetch_new():
         ingest(offer)
+    schedule_next_poll()

@@ -14,9 +14,11 @@ def reason_phrase(status: int) -> str:
         return "Error"
 
 
-def error_body(status: int, message: str, *, error_code: str | None = None,
+def error_body(status_code: int, message: str, *, error_code: str | None = None,
                details: dict | None = None, **extra: Any) -> dict:
-    body: dict[str, Any] = {"statusCode": status, "message": message, "error": reason_phrase(status)}
+    # The first parameter is not named ``status``: the spec's 409 bodies carry a ``status`` field
+    # (the blocking proposal's status), which arrives through ``extra``.
+    body: dict[str, Any] = {"statusCode": status_code, "message": message, "error": reason_phrase(status_code)}
     if error_code:
         body["errorCode"] = error_code
     if details:
@@ -25,9 +27,9 @@ def error_body(status: int, message: str, *, error_code: str | None = None,
     return body
 
 
-def error_response(status: int, message: str, **kwargs):
-    response = jsonify(error_body(status, message, **kwargs))
-    response.status_code = status
+def error_response(status_code: int, message: str, **kwargs):
+    response = jsonify(error_body(status_code, message, **kwargs))
+    response.status_code = status_code
     return response
 
 

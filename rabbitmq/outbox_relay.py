@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
+from datetime import timedelta
 
 import dramatiq
 
@@ -70,6 +72,17 @@ def pending_count() -> int:
             .count())
 
 
+def purge_finished(older_than: timedelta) -> int:
+    """Delete rows published or canceled more than ``older_than`` ago; returns how many."""
+    limit = now() - older_than
+    return (OutboxMessage.delete()
+            .where((OutboxMessage.published_at < limit) | (OutboxMessage.canceled_at < limit))
+            .execute())
+
+
+PURGE_EVERY_SECONDS = 3600
+
+
 class OutboxSweeper(threading.Thread):
     """Re-sends what the after-commit publish missed and releases scheduled messages when due."""
 
@@ -79,10 +92,14 @@ class OutboxSweeper(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
+        last_purge = float("-inf")
         while not self.stopping.wait(self.interval):
             try:
                 while relay_due() >= current().outbox.batch_size:
                     pass
+                if time.monotonic() - last_purge >= PURGE_EVERY_SECONDS:
+                    purge_finished(timedelta(days=current().outbox.retention_days))
+                    last_purge = time.monotonic()
             except Exception:
                 log.exception("outbox sweep failed; retrying next interval")
             finally:

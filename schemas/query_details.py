@@ -4,7 +4,7 @@ from marshmallow import Schema, fields
 from schemas.queries import DAY, ISO, CustomerContractSchema, ProposalItemSchema, local_day
 
 
-class BankingDataSchema(Schema):
+class MaskedBankingDataSchema(Schema):
     method = fields.String(metadata={"enum": ["ACCOUNT", "PIX_CPF", "PIX_KEY"]})
     bank_code = fields.String(allow_none=True)
     bank_branch = fields.String(allow_none=True)
@@ -77,7 +77,7 @@ class StatusChangeSchema(Schema):
 class ProposalDetailSchema(ProposalItemSchema):
     product_id = fields.String()
     rejection_reason = fields.String(allow_none=True)
-    banking_data = fields.Nested(BankingDataSchema, allow_none=True)
+    banking_data = fields.Nested(MaskedBankingDataSchema, allow_none=True)
     consent = fields.Nested(ConsentSchema, allow_none=True, metadata={"description": "latest consent"})
     credit_analysis = fields.Nested(AnalysisOutcomeSchema, allow_none=True, metadata={"description": "latest analysis"})
     offers = fields.List(fields.Dict(), metadata={"description": "selectable Offer documents (spec's Offer), "

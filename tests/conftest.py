@@ -156,15 +156,20 @@ SANDBOX_CREDENTIALS = {"PARTNER_A": ("sandbox-partner-a", "sandbox-secret-a"),
 
 @pytest.fixture
 def token_for(app, _token_cache):
-    """A fresh access token for a sandbox partner (cached per session, as partners are told to)."""
+    """An access token for a sandbox partner, reused while valid at the current (maybe frozen) time,
+    as partners are told to; re-issued when the clock has moved outside its validity."""
+    from models.domain.clock import now
     from models.services.tokens import issue_token
     from models.settings import current
 
     def get(code: str = "PARTNER_A") -> str:
-        if code not in _token_cache:
+        at = int(now().timestamp())
+        cached = _token_cache.get(code)
+        if cached is None or not (cached[1] <= at < cached[2] - 60):
             client_id, _ = SANDBOX_CREDENTIALS[code]
-            _token_cache[code] = issue_token(current(), origin=code, client_id=client_id)["access_token"]
-        return _token_cache[code]
+            issued = issue_token(current(), origin=code, client_id=client_id)
+            _token_cache[code] = (issued["access_token"], at, at + issued["expires_in"])
+        return _token_cache[code][0]
 
     return get
 

@@ -34,6 +34,10 @@ class CreditAnalysis(BaseModel):
     started_at = UtcDateTimeField(default=now)
     finished_at = UtcDateTimeField(null=True)
     approved_at = UtcDateTimeField(null=True, index=True)
+    # Credit path (issue #4): the consent this analysis ran under (retries reuse it) and, for
+    # PAYROLL_SYSTEM_FAILED_AWAITING_RETRY, when the automatic retry is due.
+    consent_id = peewee.IntegerField(null=True)
+    retry_at = UtcDateTimeField(null=True)
 
 
 class Offer(BaseModel):

@@ -39,6 +39,13 @@ class Contract(BaseModel):
     disbursement_amount = MoneyField(null=True)
     disbursement_paid_at = UtcDateTimeField(null=True)
     issue_date = UtcDateTimeField(null=True)
+    # Contract path additions: payroll endorsement id, and the outcome of trying to cancel the
+    # funding application after a cancel, expiry or fraud reproval (best effort, never blocking).
+    funding_application_id = peewee.CharField(max_length=64, null=True)  # the funder's id of the application
+    endorsement_id = peewee.CharField(max_length=64, null=True)
+    endorsed_at = UtcDateTimeField(null=True)
+    funding_canceled_at = UtcDateTimeField(null=True)
+    funding_cancel_error = peewee.TextField(null=True)
     created_at = UtcDateTimeField(default=now)
     updated_at = UtcDateTimeField(default=now)
 

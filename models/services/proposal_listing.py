@@ -19,9 +19,10 @@ from models.services import query_params as qp
 from models.services.proposal_views import proposal_item, selected_offers_of
 
 TEXT_FILTERS = ("cpf", "full_name", "email", "phone")
-# Columns whose stored form has one case only (digits, '+', full_name upper-cased at creation):
-# a case-sensitive LIKE on them is several times cheaper than ILIKE on PostgreSQL.
-ONE_CASE = {"cpf": str, "phone": str, "full_name": str.upper}
+# Columns whose stored form has one case only (digits, '+', full_name upper-cased at creation,
+# email lower-cased at contact): a case-sensitive LIKE on them is several times cheaper than ILIKE
+# on PostgreSQL.
+ONE_CASE = {"cpf": str, "phone": str, "full_name": str.upper, "email": str.lower}
 
 
 @dataclass

@@ -17,7 +17,7 @@ STATUS_EVENT_ACTOR = "deliver_status_change"
 
 
 class ConcurrentChange(DomainError):
-    http_status = 409
+    default_http_status = 409
 
     def __init__(self, proposal_id: str) -> None:
         super().__init__("The proposal changed while this request was processed; read it and try again",

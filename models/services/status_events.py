@@ -31,9 +31,9 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
 def record_event(status_change_id: int) -> WebhookDelivery | None:
     """Create the delivery row for a change (idempotent: redelivery finds the existing row)."""
     change = StatusChange.get_or_none(StatusChange.id == status_change_id)
-    if change is None:
+    proposal = Proposal.get_or_none(Proposal.id == change.proposal_id) if change is not None else None
+    if proposal is None:  # the change (or its proposal) was removed after the message was sent
         return None
-    proposal = Proposal.get_by_id(change.proposal_id)
     partner = Partner.get(Partner.code == proposal.origin)
     key = f"{proposal.id}:{change.new_status}:{change.sequence}"
     try:

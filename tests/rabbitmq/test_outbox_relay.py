@@ -119,3 +119,18 @@ def test_canceled_schedule_is_never_sent(echo_actor, drain):
 def test_enqueue_outside_a_unit_of_work_is_refused():
     with pytest.raises(RuntimeError):
         enqueue("outbox_test_echo", "nowhere")
+
+
+def test_finished_rows_are_purged_after_the_retention(echo_actor, drain):
+    from rabbitmq.outbox_relay import purge_finished
+
+    with freeze_time("2026-11-01T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "old")
+            enqueue("outbox_test_echo", "future", deliver_at=now() + timedelta(days=30))
+        drain()
+        frozen.move_to("2026-11-08T11:59:59Z")
+        assert purge_finished(timedelta(days=7)) == 0
+        frozen.move_to("2026-11-08T12:00:01Z")
+        assert purge_finished(timedelta(days=7)) == 1
+        assert [row.args for row in OutboxMessage.select()] == [["future"]]  # not yet sent: kept

@@ -1,0 +1,13 @@
+"""Bank-validation actor: the Pix directory lookup behind POST banking-data (short hybrid wait)."""
+import dramatiq
+
+from rabbitmq.queues import BANK_VALIDATION, queue_name
+
+
+@dramatiq.actor(actor_name="validate_bank_data", queue_name=queue_name(BANK_VALIDATION), max_retries=2,
+                min_backoff=200, max_backoff=1000)
+def validate_bank_data(submission_id: str) -> None:
+    """Confirm the submission's Pix key and save the data or record the refusal (idempotent)."""
+    from models.services.bank_validation import validate
+
+    validate(submission_id)

@@ -1,0 +1,39 @@
+"""Contract actors: generation (PDF + signing process), the 3-minute watchdog, signature expiry
+at the deadline, and releasing the providers of a contract that will never be paid."""
+import dramatiq
+
+from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
+
+
+@dramatiq.actor(actor_name="generate_contract", queue_name=queue_name(CONTRACT), max_retries=3,
+                min_backoff=1000, max_backoff=30000)
+def generate_contract(contract_id: str) -> None:
+    """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
+    from models.services.contracts import generate
+
+    generate(contract_id)
+
+
+@dramatiq.actor(actor_name="contract_watchdog", queue_name=queue_name(SCHEDULER), max_retries=3)
+def contract_watchdog(contract_id: str) -> None:
+    """Released by the durable scheduler 3 minutes after the start: fail an unfinished generation."""
+    from models.services.contracts import watchdog
+
+    watchdog(contract_id)
+
+
+@dramatiq.actor(actor_name="expire_signature", queue_name=queue_name(SCHEDULER), max_retries=3)
+def expire_signature(contract_id: str) -> None:
+    """Released at the signature deadline: an unsigned contract becomes EXPIRED."""
+    from models.services.signatures import expire
+
+    expire(contract_id)
+
+
+@dramatiq.actor(actor_name="release_contract", queue_name=queue_name(CONTRACT), max_retries=3,
+                min_backoff=5000, max_backoff=300000)
+def release_contract(contract_id: str) -> None:
+    """Cancel the funding application and the signing process (best effort, retried)."""
+    from models.services.contract_release import release
+
+    release(contract_id)

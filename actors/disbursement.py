@@ -1,0 +1,40 @@
+"""After-signature actors: fraud routing and decision, payroll endorsement, and the payment."""
+import dramatiq
+
+from rabbitmq.queues import DISBURSEMENT, queue_name
+
+
+@dramatiq.actor(actor_name="process_signed_contract", queue_name=queue_name(DISBURSEMENT), max_retries=3,
+                min_backoff=1000, max_backoff=60000)
+def process_signed_contract(contract_id: str) -> None:
+    """SIGNED: fraud analysis when needed, else endorsement."""
+    from models.services.post_signature import route_signed
+
+    route_signed(contract_id)
+
+
+@dramatiq.actor(actor_name="run_fraud_analysis", queue_name=queue_name(DISBURSEMENT), max_retries=3,
+                min_backoff=1000, max_backoff=60000)
+def run_fraud_analysis(contract_id: str) -> None:
+    """PENDING_ANALYSIS -> ANALYSIS_APPROVED or ANALYSIS_REPROVED."""
+    from models.services.post_signature import decide_fraud
+
+    decide_fraud(contract_id)
+
+
+@dramatiq.actor(actor_name="endorse_contract", queue_name=queue_name(DISBURSEMENT), max_retries=5,
+                min_backoff=1000, max_backoff=300000)
+def endorse_contract(contract_id: str) -> None:
+    """Payroll endorsement (ERROR and re-queued past the maintenance window), then the payment schedule."""
+    from models.services.post_signature import endorse
+
+    endorse(contract_id)
+
+
+@dramatiq.actor(actor_name="disburse", queue_name=queue_name(DISBURSEMENT), max_retries=5,
+                min_backoff=500, max_backoff=300000)
+def disburse(contract_id: str) -> None:
+    """Pay the customer once (idempotency key) and record DISBURSED or DISBURSEMENT_FAILED."""
+    from models.services.disbursement import disburse as pay
+
+    pay(contract_id)

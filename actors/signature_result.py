@@ -1,0 +1,13 @@
+"""Signature-result actor: the provider's outcome (callback or sandbox) applied to the proposal."""
+import dramatiq
+
+from rabbitmq.queues import SIGNATURE_RESULT, queue_name
+
+
+@dramatiq.actor(actor_name="handle_signature_result", queue_name=queue_name(SIGNATURE_RESULT), max_retries=3,
+                min_backoff=500, max_backoff=10000)
+def handle_signature_result(process_id: str, event: str, results: dict) -> None:
+    """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates ignored)."""
+    from models.services.signatures import handle_result
+
+    handle_result(process_id, event, results)

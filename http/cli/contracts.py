@@ -1,0 +1,30 @@
+"""`contracts withdraw <proposal_id>`: the customer's withdrawal after disbursement (ops)."""
+from __future__ import annotations
+
+import json
+
+import click
+from flask.cli import AppGroup
+
+from models.db.proposals import Proposal
+from models.domain.errors import DomainError
+from models.services.cancellation import withdraw
+from models.services.proposal_lock import locked_proposal
+from models.services.unit_of_work import unit_of_work
+
+group = AppGroup("contracts", help="Operate contracts after disbursement.")
+
+
+@group.command("withdraw")
+@click.argument("proposal_id")
+@click.option("--reason", default="customer exercised the withdrawal right", help="Recorded in the history.")
+def withdraw_command(proposal_id, reason):
+    """Move a DISBURSED proposal to CANCELLED_BY_USER (never possible through the cancel route)."""
+    if not Proposal.select().where(Proposal.id == proposal_id).exists():
+        raise click.ClickException(f"no proposal {proposal_id}")
+    try:
+        with unit_of_work():
+            contract = withdraw(locked_proposal(proposal_id), source="ops", reason=reason)
+    except DomainError as error:
+        raise click.ClickException(error.message)
+    click.echo(json.dumps({"proposal_id": proposal_id, "status": "CANCELLED_BY_USER", "contract_id": contract.id}))

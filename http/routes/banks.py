@@ -1,0 +1,15 @@
+"""GET /v1/banks: the authorised bank list (valid bank_code values for banking data)."""
+import flask_smorest
+
+from models.services import banks
+from schemas.banking import BankListSchema
+
+blp = flask_smorest.Blueprint("banks", __name__, description="Authorised banks for disbursement")
+
+
+@blp.route("/banks")
+@blp.response(200, BankListSchema)
+def list_banks():
+    """Banks the service disburses to, as {code, name} (COMPE code, 3 digits)."""
+    listing = banks.listing()
+    return {"banks": listing, "total": len(listing)}

@@ -1,0 +1,115 @@
+"""Contract generation (hybrid, /async, ?async=true), polling, and the stored CCB document."""
+import flask_smorest
+from flask import jsonify, send_file
+
+from models.db.contracts import Contract
+from models.db.proposals import Proposal
+from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
+from models.services import contract_pdf, contract_views, contracts
+from models.services.unit_of_work import unit_of_work
+from models.services.wakeups import wakeups
+from models.settings import current
+from schemas.async_processing import Acknowledgement, AsyncQuery
+from schemas.contract import (ContractDataSchema, ContractRequestSchema,
+                              ContractStatusSchema, TerminalStatusSchema)
+from schemas.errors import ErrorSchema
+
+from ..auth import owned_proposal
+from ..errors import ApiError
+
+blp = flask_smorest.Blueprint("contract", __name__, description="Contract generation and digital signature")
+IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
+TERMINAL = {status.value for status in CONTRACT_QUERY_TERMINAL}
+
+
+def _reply(body: dict, code: int):
+    response = jsonify(body)
+    response.status_code = code
+    return response
+
+
+def _start(proposal_id: str, body: dict, wait: bool):
+    with unit_of_work():
+        proposal = owned_proposal(proposal_id, for_update=True)
+        contract = contracts.start(proposal, body.get("signature_redirect_url"))
+    if wait:
+        wakeups.wait_until(lambda: Contract.get_by_id(contract.id).status != IN_PROGRESS,
+                           current().contract.hybrid_wait_seconds)
+    contract = Contract.get_by_id(contract.id)
+    if contract.status == IN_PROGRESS:
+        return _reply(contract_views.acknowledgement(proposal, contract), 202)
+    if contract.status == "FAILED":
+        raise ApiError(503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED")
+    return _reply(contract_views.contract_data(contract), 201)
+
+
+_409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
+
+
+@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["POST"])
+@blp.arguments(ContractRequestSchema)
+@blp.arguments(AsyncQuery, location="query")
+@blp.response(201, ContractDataSchema)
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating (or ?async=true)")
+@blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
+@blp.alt_response(409, schema=ErrorSchema, description=_409)
+def generate(body, query, proposal_id):
+    """Generate the contract and start the signature; waits about 28 s (hybrid), else 202."""
+    return _start(str(proposal_id), body, wait=not query["async_"])
+
+
+@blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"])
+@blp.arguments(ContractRequestSchema)
+@blp.response(202, Acknowledgement)
+@blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
+@blp.alt_response(409, schema=ErrorSchema, description=_409)
+def generate_async(body, proposal_id):
+    """Start contract generation and answer 202 at once; poll GET .../contract/status."""
+    return _start(str(proposal_id), body, wait=False)
+
+
+def _poll(proposal_id: str):
+    proposal: Proposal = owned_proposal(proposal_id)
+    if proposal.status in TERMINAL:
+        return _reply({"code": "TERMINAL_PROPOSAL_STATUS", "message": f"Proposal is in terminal status {proposal.status}",
+                       "details": {"current_status": proposal.status}}, 409)
+    contract = contracts.latest_contract(proposal.id)
+    if contract is None:
+        raise ApiError(404, "Contract not found for this proposal", error_code="CONTRACT_NOT_FOUND")
+    if contract.status == IN_PROGRESS:
+        return _reply(contract_views.acknowledgement(proposal, contract), 202)
+    return _reply(contract_views.contract_status(proposal, contract), 200)
+
+
+@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["GET"])
+@blp.response(200, ContractStatusSchema)
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating")
+@blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
+@blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
+def contract_status(proposal_id):
+    """Contract and signature status (polling route)."""
+    return _poll(str(proposal_id))
+
+
+@blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"])
+@blp.response(200, ContractStatusSchema)
+@blp.alt_response(202, schema=Acknowledgement, description="Still generating")
+@blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
+@blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
+def contract_status_alias(proposal_id):
+    """Alias of GET .../contract, kept for compatibility."""
+    return _poll(str(proposal_id))
+
+
+@blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"])
+@blp.response(200, description="The contract (CCB) as application/pdf",
+              content_type="application/pdf")
+@blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
+def contract_document(proposal_id):
+    """The stored CCB PDF of the proposal's latest contract."""
+    proposal = owned_proposal(str(proposal_id))
+    contract = contracts.latest_contract(proposal.id)
+    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+        raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
+    return send_file(contract_pdf.path_of(contract.pdf_path), mimetype="application/pdf",
+                     download_name=f"CCB-{contract.id}.pdf")

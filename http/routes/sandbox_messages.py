@@ -1,0 +1,31 @@
+"""GET /v1/sandbox/messages?phone=: the codes the sandbox "sent" (mounted only in sandbox/test)."""
+from __future__ import annotations
+
+import flask_smorest
+
+from models.db.contact import MessageSend
+from models.db.proposals import Proposal
+from models.db.sandbox import SandboxMessage
+from models.domain.clock import isoformat_z
+from models.settings import current
+from schemas.credit_analysis import SandboxMessage as SandboxMessageSchema
+from schemas.credit_analysis import SandboxMessagesQuery
+
+from ..auth import current_origin
+from ..credit_replies import reply
+
+if current().sandbox_routes:
+    blp = flask_smorest.Blueprint("sandbox_messages", __name__, description="Sandbox: messages sent to a phone")
+
+    @blp.route("/sandbox/messages", methods=["GET"])
+    @blp.arguments(SandboxMessagesQuery, location="query")
+    @blp.response(200, SandboxMessageSchema(many=True), description="Newest first; only this partner's proposals")
+    def list_messages(query):
+        """Messages (with the code in clear) sent to ``phone`` for proposals of the token's origin."""
+        own_sends = (MessageSend.select(MessageSend.id).join(Proposal)
+                     .where(MessageSend.recipient == query["phone"], Proposal.origin == current_origin()))
+        references = [str(row.id) for row in own_sends]
+        rows = (SandboxMessage.select().where(SandboxMessage.reference.in_(references))
+                .order_by(SandboxMessage.sent_at.desc(), SandboxMessage.id.desc())) if references else []
+        return reply([{"channel": r.channel, "text": r.text, "token": r.token, "sent_at": isoformat_z(r.sent_at)}
+                      for r in rows], 200)

@@ -1,0 +1,30 @@
+"""Deterministic credit engine driven by the sandbox CPFs."""
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+
+from models.external import sandbox_cpfs as cpfs
+from models.external.credit_engine.port import (
+    IRREGULAR_CPF, INSUFFICIENT_SCORE, CreditEngineError, CreditEnginePort, EngineDecision,
+)
+from models.settings import current
+
+POD_LIMIT_MAX = Decimal("50000.00")
+PROMOTIONAL_POD_LIMIT_MAX = Decimal("60000.00")
+PROMOTIONAL_RATE = Decimal("0.0179")
+
+
+class SandboxCreditEngine(CreditEnginePort):
+    def evaluate(self, cpf: str, available_margin: Decimal, *, promotional: bool = False) -> EngineDecision:
+        if cpf == cpfs.IRREGULAR_CPF:
+            return EngineDecision(approved=False, rejection_reason=IRREGULAR_CPF)
+        if cpf == cpfs.INSUFFICIENT_SCORE:
+            return EngineDecision(approved=False, rejection_reason=INSUFFICIENT_SCORE, score=180)
+        if cpf == cpfs.ENGINE_ERROR:
+            raise CreditEngineError("credit engine error (sandbox)")
+        if cpf == cpfs.SLOW_ANALYSIS:
+            time.sleep(float(current().credit.sandbox_slow_seconds))
+        return EngineDecision(approved=True, monthly_rate=PROMOTIONAL_RATE if promotional else None,
+                              max_installments=96, pod_limit_max=POD_LIMIT_MAX,
+                              promotional_pod_limit_max=PROMOTIONAL_POD_LIMIT_MAX, score=720)

@@ -1,0 +1,1 @@
+"""Credit path services (issue #4): start, contact and token, analysis, simulation, pre-accept."""

@@ -1,0 +1,109 @@
+"""Starting a credit analysis (first, re-analysis, promotional) and the manual retry.
+
+Error codes (besides the state machine's 409s), documented in README:
+retry: ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED (400).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from models.db.analysis import CreditAnalysis
+from models.db.proposals import Consent, Proposal
+from models.domain import calendar
+from models.domain.clock import now
+from models.domain.errors import ValidationFailed
+from models.domain.status_machine import Trigger
+from models.domain.statuses import Status
+from models.services.status import move
+from models.services.unit_of_work import enqueue, unit_of_work
+from models.settings import current
+
+RUN_ACTOR = "run_credit_analysis"
+IN_PROGRESS, APPROVED, REJECTED, FAILED, AWAITING_RETRY = "IN_PROGRESS", "APPROVED", "REJECTED", "FAILED", "AWAITING_RETRY"
+FINISHED = (APPROVED, REJECTED, FAILED)
+
+
+def latest_analysis(proposal_id: str) -> CreditAnalysis | None:
+    """The newest analysis of the proposal (attempt breaks ties of a frozen clock)."""
+    return (CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id)
+            .order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc()).first())
+
+
+def _promotional_eligible(proposal: Proposal, previous: CreditAnalysis | None) -> bool:
+    if proposal.status not in (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value):
+        return False
+    if previous is None or previous.outcome != APPROVED or previous.approved_at is None:
+        return False
+    return calendar.promotional_reanalysis_allowed(previous.approved_at, now())
+
+
+@dataclass(frozen=True)
+class ConsentData:
+    ip: str
+    latitude: float
+    longitude: float
+    document_text: str
+    channel: str
+
+
+def start_analysis(proposal: Proposal, consent: ConsentData, mode: str) -> CreditAnalysis:
+    """Save the consent, move to CREDIT_ANALYSIS_IN_PROGRESS and enqueue the analysis actor."""
+    previous = latest_analysis(proposal.id)
+    promotional = _promotional_eligible(proposal, previous)
+    kind = "promotional" if promotional else ("reanalysis" if previous else "initial")
+    with unit_of_work():
+        move(proposal, Trigger.START_ANALYSIS, promotional_eligible=promotional, details={"kind": kind})
+        row = Consent.create(proposal=proposal.id, ip=consent.ip, latitude=consent.latitude,
+                             longitude=consent.longitude, document_text=consent.document_text,
+                             channel=consent.channel, captured_at=now())
+        # Offers of the previous analysis stop being selectable once a new one starts.
+        Proposal.update(selected_offer_id=None, rejection_reason=None).where(Proposal.id == proposal.id).execute()
+        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind=kind,
+                                         mode=mode, promotional=promotional, consent_id=row.id, started_at=now(),
+                                         attempt=(previous.attempt + 1) if previous else 1)
+        enqueue(RUN_ACTOR, analysis.id)
+    return analysis
+
+
+@dataclass(frozen=True)
+class RetryRefusal:
+    """A retry answered with a synchronous 200 and a message (dedup window or limit)."""
+
+    message: str
+
+
+def _retries(proposal_id: str):
+    return CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id, CreditAnalysis.kind == "retry")
+
+
+def retry(proposal: Proposal, mode: str) -> CreditAnalysis | RetryRefusal:
+    """Re-run a retryable failed analysis under its saved consent (spec retry rules)."""
+    settings = current().credit
+    recent = _retries(proposal.id).where(
+        CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds)).exists()
+    if recent:
+        return RetryRefusal(f"A retry of this proposal was requested less than {settings.retry_dedup_seconds} "
+                            "seconds ago; poll GET /proposals/{id}/credit-analysis for its result")
+    failed = latest_analysis(proposal.id)
+    if proposal.status != Status.CREDIT_ANALYSIS_FAILED.value or failed is None or failed.outcome != FAILED \
+            or not failed.retryable:
+        raise ValidationFailed("Only a retryable technical failure of the payroll system or the credit engine "
+                               "can be retried", error_code="ANALYSIS_NOT_RETRYABLE",
+                               details={"currentStatus": proposal.status, "requiredStatus": "CREDIT_ANALYSIS_FAILED"})
+    if _retries(proposal.id).count() >= settings.retry_limit:
+        return RetryRefusal(f"The retry limit ({settings.retry_limit}) of this proposal has been reached; "
+                            "start a new proposal or contact support")
+    consent = Consent.get_or_none(Consent.id == failed.consent_id) if failed.consent_id else None
+    if consent is None:
+        raise ValidationFailed("No saved consent for this proposal; call POST credit-analysis with consent",
+                               error_code="CONSENT_NOT_FOUND")
+    if not calendar.retry_window_open(failed.finished_at, now()):
+        raise ValidationFailed("The 96-hour retry window after the failure has expired",
+                               error_code="RETRY_WINDOW_EXPIRED", details={"failed_at": failed.finished_at.isoformat()})
+    with unit_of_work():
+        move(proposal, Trigger.RETRY_ANALYSIS, details={"kind": "retry"})
+        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind="retry",
+                                         mode=mode, consent_id=consent.id, started_at=now(), attempt=failed.attempt + 1)
+        enqueue(RUN_ACTOR, analysis.id)
+    return analysis

@@ -1,0 +1,151 @@
+"""Contact data and the SMS token: send, resend (SMS or messaging app) and validate.
+
+Error codes (400 unless noted), documented in README "Contact and token errors":
+PHONE_MISMATCH, TOKEN_NOT_FOUND, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, INVALID_TOKEN;
+RESEND_COOLDOWN (409, details.retry_after_seconds); MESSAGE_NOT_SENT (503, provider down).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import math
+import secrets
+from datetime import timedelta
+
+from models.db.contact import ContactToken, MessageSend
+from models.db.proposals import Proposal
+from models.domain import calendar
+from models.domain.clock import now
+from models.domain.errors import DomainError, ValidationFailed
+from models.domain.status_machine import Trigger
+from models.domain.statuses import Status
+from models.external.messaging import SMS, MessagingError, get_messaging
+from models.services.status import move
+from models.services.unit_of_work import unit_of_work
+from models.settings import current
+
+log = logging.getLogger(__name__)
+
+TEXT = "Your loan proposal verification code is {code}. It expires in 5 minutes. Never share it."
+MASK = "******"
+
+
+def hash_token(proposal_id: str, phone: str, token: str) -> str:
+    """HMAC with the service key: a leaked table does not reveal codes without the key."""
+    key = current().jwt_signing_key.encode()
+    return hmac.new(key, f"{proposal_id}:{phone}:{token}".encode(), hashlib.sha256).hexdigest()
+
+
+def _active_token(proposal: Proposal) -> ContactToken | None:
+    return (ContactToken.select().where(ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(),
+                                        ContactToken.consumed_at.is_null())
+            .order_by(ContactToken.created_at.desc(), ContactToken.id.desc()).first())
+
+
+def _check_cooldown(proposal: Proposal) -> None:
+    last = (ContactToken.select().where(ContactToken.proposal == proposal.id)
+            .order_by(ContactToken.created_at.desc()).first())
+    if last is None:
+        return
+    wait = (last.created_at + timedelta(seconds=current().contact.resend_cooldown_seconds) - now()).total_seconds()
+    if wait > 0:
+        raise DomainError(f"A code was sent less than {current().contact.resend_cooldown_seconds} seconds ago; "
+                          "wait before asking for another", error_code="RESEND_COOLDOWN", http_status=409,
+                          details={"retry_after_seconds": math.ceil(wait)})
+
+
+def _new_token(proposal: Proposal, channel: str) -> tuple[ContactToken, MessageSend, str]:
+    """Inside a unit of work: supersede the old code, store the new one hashed, record the send."""
+    code = f"{secrets.randbelow(10 ** 6):06d}"
+    sent_at = now()
+    ContactToken.update(superseded_at=sent_at).where(
+        ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(),
+        ContactToken.consumed_at.is_null()).execute()
+    token = ContactToken.create(proposal=proposal.id, phone=proposal.phone, created_at=sent_at,
+                                token_hash=hash_token(proposal.id, proposal.phone, code),
+                                expires_at=calendar.sms_token_expiry(sent_at))
+    send = MessageSend.create(proposal=proposal.id, channel=channel, recipient=proposal.phone, purpose="token",
+                              text=TEXT.format(code=MASK), sent_at=sent_at)
+    return token, send, code
+
+
+def _deliver(send: MessageSend, code: str) -> None:
+    """After commit: hand the text to the provider and record the outcome on the send."""
+    try:
+        provider_id = get_messaging(send.channel).send(send.recipient, TEXT.format(code=code), reference=str(send.id))
+    except MessagingError as error:
+        MessageSend.update(delivery_status="FAILED", error=str(error)[:500]).where(MessageSend.id == send.id).execute()
+        log.warning("token message %s not sent: %s", send.id, error.__class__.__name__)
+        raise DomainError("The message provider is unavailable; ask for the code again shortly",
+                          error_code="MESSAGE_NOT_SENT", http_status=503) from None
+    MessageSend.update(delivery_status="SENT", provider_message_id=provider_id).where(MessageSend.id == send.id).execute()
+
+
+def send_contact(proposal: Proposal, email: str, phone: str) -> ContactToken:
+    """Save email and phone, move to TOKEN_SENT and send a fresh SMS code.
+
+    The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
+    stored case lets the listing's partial match use a plain LIKE on its trigram index.
+    """
+    email = email.strip().lower()
+    other = (Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists())
+    if other:
+        raise DomainError("This phone is already used in another proposal", http_status=409,
+                          details={"field": "phone"})
+    if proposal.status == Status.TOKEN_SENT.value:
+        _check_cooldown(proposal)
+    with unit_of_work():
+        Proposal.update(email=email, phone=phone).where(Proposal.id == proposal.id).execute()
+        proposal.email, proposal.phone = email, phone
+        if proposal.status != Status.TOKEN_SENT.value:  # a second contact call is not a status change
+            move(proposal, Trigger.SEND_CONTACT)
+        token, send, code = _new_token(proposal, SMS)
+    _deliver(send, code)
+    return token
+
+
+def resend(proposal: Proposal, channel: str) -> ContactToken:
+    """A new code by SMS or messaging app (the previous one stops working)."""
+    if proposal.status != Status.TOKEN_SENT.value:
+        raise DomainError("A code can only be resent while the proposal is TOKEN_SENT", http_status=409,
+                          error_code="INVALID_STATUS_FOR_RESEND",
+                          details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value})
+    _check_cooldown(proposal)
+    with unit_of_work():
+        token, send, code = _new_token(proposal, channel)
+    _deliver(send, code)
+    return token
+
+
+def validate(proposal: Proposal, token: str, phone: str) -> None:
+    """Check the code; a wrong one counts an attempt (committed even though the call fails)."""
+    if proposal.status != Status.TOKEN_SENT.value:
+        move_check = DomainError(f"Token validation is not allowed from status {proposal.status}",
+                                 error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION", http_status=409,
+                                 details={"currentStatus": proposal.status, "requiredStatus": "TOKEN_SENT"})
+        raise move_check
+    if phone != proposal.phone:
+        raise ValidationFailed("phone does not match the proposal's phone", error_code="PHONE_MISMATCH",
+                               details={"field": "phone"})
+    active = _active_token(proposal)
+    if active is None:
+        raise ValidationFailed("No active code for this proposal; ask for a new one", error_code="TOKEN_NOT_FOUND",
+                               details={"field": "token"})
+    limit = current().contact.max_token_attempts
+    if active.attempts >= limit:
+        raise ValidationFailed("Too many wrong attempts; ask for a new code", error_code="TOO_MANY_ATTEMPTS",
+                               details={"field": "token"})
+    if not calendar.sms_token_valid(active.created_at, now()) or now() >= active.expires_at:
+        raise ValidationFailed("The code has expired; ask for a new one", error_code="TOKEN_EXPIRED",
+                               details={"field": "token"})
+    if not hmac.compare_digest(active.token_hash, hash_token(proposal.id, proposal.phone, token)):
+        ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == active.id).execute()
+        raise ValidationFailed("Invalid code", error_code="INVALID_TOKEN",
+                               details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)})
+    with unit_of_work():
+        updated = (ContactToken.update(consumed_at=now())
+                   .where(ContactToken.id == active.id, ContactToken.consumed_at.is_null()).execute())
+        if updated != 1:
+            raise ValidationFailed("The code was already used", error_code="TOKEN_NOT_FOUND", details={"field": "token"})
+        move(proposal, Trigger.VALIDATE_TOKEN)

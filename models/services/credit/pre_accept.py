@@ -1,0 +1,40 @@
+"""POST pre-accept: select an available offer of this proposal, then pre-accept it.
+
+Refusals: the state machine's 409s (INVALID_STATUS_FOR_PREACCEPT, SIGNED_CONTRACT_EXISTS), and
+400 with details.field = "selected_offer_id": OFFER_NOT_FOUND, OFFER_NOT_AVAILABLE, OFFER_EXPIRED.
+"""
+from __future__ import annotations
+
+from models.db.analysis import Offer
+from models.db.proposals import Proposal
+from models.domain.clock import now
+from models.domain.errors import ValidationFailed
+from models.domain.status_machine import Trigger, next_status
+from models.domain.statuses import Status
+from models.services.status import move
+from models.services.unit_of_work import unit_of_work
+
+
+def _invalid(message: str, code: str) -> ValidationFailed:
+    return ValidationFailed(message, error_code=code, details={"field": "selected_offer_id"})
+
+
+def pre_accept(proposal: Proposal, offer_id: str) -> Offer:
+    """OFFER_SELECTED then PRE_ACCEPTED in one transaction (two status changes, two events)."""
+    next_status(Status(proposal.status), Trigger.SELECT_OFFER)  # the 409s come before offer checks
+    offer = Offer.get_or_none(Offer.id == offer_id, Offer.proposal == proposal.id)
+    if offer is None:
+        raise _invalid("selected_offer_id is not an offer of this proposal", "OFFER_NOT_FOUND")
+    at = now()
+    if offer.superseded_at is not None and offer.id != proposal.selected_offer_id:
+        raise _invalid("The offer was replaced by a newer analysis or simulation", "OFFER_NOT_AVAILABLE")
+    if at >= offer.expires_at:
+        raise _invalid("The offer has expired; simulate or analyse again", "OFFER_EXPIRED")
+    with unit_of_work():
+        Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
+        proposal.selected_offer_id = offer.id
+        move(proposal, Trigger.SELECT_OFFER, details={"offer_id": offer.id})
+        move(proposal, Trigger.PRE_ACCEPT, details={"offer_id": offer.id})
+    return offer
+
+

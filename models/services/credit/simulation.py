@@ -1,0 +1,83 @@
+"""POST simulate: a Simulation row the actor computes, offers stored, previous ones superseded."""
+from __future__ import annotations
+
+from models.db.analysis import Offer
+from models.db.partners import Partner
+from models.db.proposals import Proposal
+from models.db.simulations import Simulation
+from models.domain.clock import now
+from models.domain.errors import DomainError
+from models.domain.simulation import simulate_by_installments, simulate_by_loan_amount
+from models.domain.statuses import Status
+from models.services.credit.analysis import APPROVED, latest_analysis
+from models.services.credit.analysis_runner import analysis_result
+from models.services.credit.offers import store_offers
+from models.services.credit.products import pricing
+from models.services.credit.wire import plain
+from models.services.status import wake_key
+from models.services.unit_of_work import enqueue, notify, unit_of_work
+
+RUN_ACTOR = "run_simulation"
+BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
+SIMULATION_STATUSES = (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value, Status.OFFER_SELECTED.value,
+                       Status.PRE_ACCEPTED.value, Status.BANK_DATA_SUBMITTED.value)
+
+
+def request_simulation(proposal: Proposal, *, installments: int | None, loan_amount, insured: bool) -> Simulation:
+    """Check the state (409 otherwise) and enqueue the simulation actor."""
+    analysis = latest_analysis(proposal.id)
+    if proposal.status not in SIMULATION_STATUSES or analysis is None or analysis.outcome != APPROVED:
+        raise DomainError(f"Simulation is not allowed in status {proposal.status}; it needs an approved analysis",
+                          error_code="INVALID_STATUS_FOR_SIMULATION", http_status=409,
+                          details={"currentStatus": proposal.status})
+    with unit_of_work():
+        simulation = Simulation.create(
+            proposal=proposal.id, mode=BY_INSTALLMENTS if installments is not None else BY_LOAN_AMOUNT,
+            installments=installments, loan_amount=None if loan_amount is None else str(loan_amount), insured=insured)
+        enqueue(RUN_ACTOR, simulation.id)
+    return simulation
+
+
+def run(simulation_id: str) -> None:
+    """Compute the offers of one simulation (idempotent: only a PENDING row is computed)."""
+    simulation = Simulation.get_or_none(Simulation.id == simulation_id)
+    if simulation is None or simulation.status != "PENDING":
+        return
+    proposal = Proposal.get_by_id(simulation.proposal_id)
+    partner = Partner.get(Partner.code == proposal.origin)
+    analysis = latest_analysis(proposal.id)
+    result = analysis_result(analysis, partner)
+    try:
+        if simulation.mode == BY_INSTALLMENTS:
+            offers = simulate_by_installments(result, pricing(), simulation.installments, simulation.insured,
+                                              proposal_id=proposal.id, now=now())
+        else:
+            offers = simulate_by_loan_amount(result, pricing(), simulation.loan_amount, simulation.insured,
+                                             proposal_id=proposal.id, now=now())
+    except DomainError as error:
+        return _finish(simulation, "FAILED", error={"http_status": error.http_status, "message": error.message,
+                                                    "error_code": error.error_code, "details": plain(error.details)})
+    with unit_of_work():
+        if not _finish(simulation, "DONE", offer_ids=[o["id"] for o in offers], in_unit=True):
+            return
+        # The selected offer stays valid until the customer pre-accepts another one.
+        store_offers(proposal, offers, source="simulation", keep_id=proposal.selected_offer_id)
+
+
+def _finish(simulation: Simulation, status: str, *, in_unit: bool = False, **fields) -> bool:
+    def write() -> bool:
+        updated = (Simulation.update(status=status, finished_at=now(), **fields)
+                   .where(Simulation.id == simulation.id, Simulation.status == "PENDING").execute())
+        notify(wake_key(simulation.proposal_id))
+        return updated == 1
+
+    if in_unit:
+        return write()
+    with unit_of_work():
+        return write()
+
+
+def simulation_offers(simulation: Simulation) -> list[Offer]:
+    """The stored offers of a finished simulation, in priority order."""
+    rows = {row.id: row for row in Offer.select().where(Offer.id.in_(simulation.offer_ids or []))}
+    return [rows[i] for i in simulation.offer_ids or [] if i in rows]

@@ -1,0 +1,81 @@
+"""POST /proposals/start: create, return the active proposal, or block (spec decision order)."""
+from __future__ import annotations
+
+from datetime import date
+
+from models.db.contracts import Contract
+from models.db.partners import Partner
+from models.db.proposals import Proposal
+from models.domain.clock import now
+from models.domain.errors import DomainError
+from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, ProposalSnapshot, decide_start
+from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
+from models.external.collections import CollectionsUnavailable, longest_overdue_days
+from models.services.credit.products import product_id_for
+from models.services.proposal_lock import lock_customer
+from models.services.status import record_creation
+from models.services.unit_of_work import unit_of_work
+
+
+class StartBlocked(DomainError):
+    """409 with the spec's extra body fields (proposal_id, status, longest_overdue_days)."""
+
+    default_http_status = 409
+
+    def __init__(self, message: str, error_code: str, **extra) -> None:
+        super().__init__(message, error_code=error_code, http_status=409)
+        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+
+def _snapshots(cpf: str) -> list[ProposalSnapshot]:
+    proposals = list(Proposal.select().where(Proposal.cpf == cpf).order_by(Proposal.created_at.desc()))
+    contracts: dict[str, list[Contract]] = {}
+    for contract in Contract.select().where(Contract.cpf == cpf):
+        contracts.setdefault(contract.proposal_id, []).append(contract)
+    at = now()
+    snapshots = []
+    for proposal in proposals:
+        own = contracts.get(proposal.id, [])
+        valid_signature = any(c.signature_expires_at is not None and c.signature_expires_at > at
+                              and c.signature_status in ("PENDING", "IN_PROGRESS") for c in own)
+        generated = any(c.pdf_path or c.status not in ("CONTRACT_GENERATION_IN_PROGRESS",) for c in own)
+        snapshots.append(ProposalSnapshot(proposal.id, Status(proposal.status), proposal.origin,
+                                          has_valid_signature=valid_signature, has_generated_contract=generated))
+    return snapshots
+
+
+def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner) -> int:
+    # Only asked when it matters (a contract in force and re-contracting on): the collections
+    # system is an external call and the decision ignores it otherwise.
+    if not partner.recontracting_enabled or not any(s.status in CONTRACT_IN_FORCE_STATUSES for s in snapshots):
+        return 0
+    try:
+        return longest_overdue_days(cpf)
+    except CollectionsUnavailable:
+        raise DomainError("Overdue-installment data is temporarily unavailable; try again shortly",
+                          error_code="COLLECTIONS_UNAVAILABLE", http_status=503) from None
+
+
+def start_proposal(partner: Partner, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
+    """The proposal to answer with and whether it was created now; raises StartBlocked.
+
+    The decision is taken again under a per-CPF lock inside the transaction that creates the
+    proposal, so two simultaneous starts for one CPF cannot both create one. Only the external
+    overdue lookup runs before the lock.
+    """
+    overdue = _overdue_days(cpf, _snapshots(cpf), partner)
+    with unit_of_work():
+        lock_customer(cpf)
+        history = CustomerHistory(proposals=_snapshots(cpf), recontracting_enabled=partner.recontracting_enabled,
+                                  longest_overdue_days=overdue)
+        decision = decide_start(history, partner.code)
+        if decision.action == BLOCK:
+            raise StartBlocked(decision.message, decision.error_code, proposal_id=decision.proposal_id,
+                               status=decision.status.value if decision.status else None,
+                               longest_overdue_days=decision.longest_overdue_days)
+        if decision.action != CREATE:
+            return Proposal.get_by_id(decision.existing_id), False
+        proposal = Proposal.create(origin=partner.code, product_id=product_id_for(partner), cpf=cpf,
+                                   full_name=full_name.upper(), birth_date=birth_date, status=Status.CREATED.value)
+        record_creation(proposal)
+    return proposal, True

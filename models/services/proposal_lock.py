@@ -1,0 +1,22 @@
+"""Locks for a change: a proposal row, or a customer (CPF) while a proposal is started.
+
+PostgreSQL needs them explicitly; SQLite transactions begin IMMEDIATE, which serialises writers.
+"""
+from __future__ import annotations
+
+from models.db.database import db, is_postgres
+from models.db.proposals import Proposal
+
+
+def locked_proposal(proposal_id: str) -> Proposal:
+    """The proposal, locked until the surrounding transaction ends (call inside unit_of_work)."""
+    query = Proposal.select().where(Proposal.id == proposal_id)
+    if is_postgres():
+        query = query.for_update()
+    return query.get()
+
+
+def lock_customer(cpf: str) -> None:
+    """Hold a per-CPF lock until the surrounding transaction ends (call inside unit_of_work)."""
+    if is_postgres():
+        db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"start:{cpf}",))

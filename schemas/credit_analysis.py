@@ -1,0 +1,98 @@
+"""Bodies of credit analysis, retry, simulation and pre-accept."""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.credit import Body
+
+
+class ConsentGeolocation(Body):
+    latitude = fields.Float(required=True, validate=validate.Range(-90, 90))
+    longitude = fields.Float(required=True, validate=validate.Range(-180, 180))
+
+
+class CreditAnalysisRequest(Body):
+    ip = fields.IP(required=True)
+    geolocation = fields.Nested(ConsentGeolocation, required=True)
+    document_text = fields.String(required=True, validate=validate.Length(min=1, max=20000))
+    channel = fields.String(required=True, validate=validate.Length(min=1, max=16),
+                            metadata={"description": "seen values: web, mobile, app"})
+
+
+class AnalysisResult(Schema):
+    """Approved, rejected or technical-failure body (see README for each shape)."""
+
+    message = fields.String()
+    proposal_id = fields.String()
+    status = fields.String()
+    approved = fields.Boolean()
+    offer = fields.Dict(allow_none=True)
+    insuredOffer = fields.Dict(allow_none=True)
+    product = fields.Dict()
+    insuredProduct = fields.Dict()
+    available_margin = fields.String()
+    maxLoanAmount = fields.Float()
+    maxInstallments = fields.Integer()
+    maxMonthlyPayment = fields.String()
+    minMonthlyPayment = fields.Float()
+    bank_skip = fields.Boolean()
+    rejection_reason = fields.String()
+    error_code = fields.String()
+    friendly_message = fields.Dict()
+
+
+class RetryResult(AnalysisResult):
+    available_margin = fields.Float()
+
+
+class SimulateRequest(Body):
+    installments = fields.Integer(strict=True, validate=validate.Range(min=1))
+    loan_amount = fields.Decimal(validate=validate.Range(min=0, min_inclusive=False))
+    insured = fields.Boolean(load_default=False)
+
+    @validates_schema
+    def _exactly_one(self, data, **kwargs):
+        given = [name for name in ("installments", "loan_amount") if data.get(name) is not None]
+        if len(given) != 1:
+            raise ValidationError("send exactly one of installments or loan_amount",
+                                  field_name="installments" if not given else "loan_amount")
+
+
+class SimulationResponse(Schema):
+    simulation_mode = fields.String()
+    proposal_id = fields.String()
+    product_id = fields.String()
+    product_name = fields.String()
+    total_offers = fields.Integer()
+    message = fields.String()
+    offers = fields.List(fields.Dict())
+
+
+class PreAcceptRequest(Body):
+    selected_offer_id = fields.UUID(required=True)
+
+
+class SelectedOffer(Schema):
+    id = fields.String()
+    principal_amount = fields.Float()
+    installments = fields.Integer()
+    installment_amount = fields.Float()
+
+
+class PreAcceptResponse(Schema):
+    message = fields.String()
+    proposal_id = fields.String()
+    status = fields.String()
+    selected_offer = fields.Nested(SelectedOffer)
+    pre_accepted_at = fields.String()
+
+
+class SandboxMessagesQuery(Schema):
+    phone = fields.String(required=True)
+
+
+class SandboxMessage(Schema):
+    channel = fields.String()
+    text = fields.String()
+    token = fields.String(allow_none=True)
+    sent_at = fields.String()

@@ -1,0 +1,16 @@
+import pytest
+
+from models.external.http_base import HttpClient
+from tests.models.external.simulator import Simulator
+
+
+@pytest.fixture
+def simulator():
+    sim = Simulator()
+    yield sim
+    sim.close()
+
+
+@pytest.fixture
+def http_client(simulator):
+    return HttpClient(simulator.url, connect_timeout=1, read_timeout=2, retries=2, name="test", backoff_seconds=0.01)

@@ -1,0 +1,100 @@
+"""Real HTTP adapters against the local simulator: success, retryable and non-retryable errors."""
+from decimal import Decimal
+
+import pytest
+
+from models.external.collections.http_adapter import HttpCollections
+from models.external.collections.port import CollectionsUnavailable
+from models.external.credit_engine.http_adapter import HttpCreditEngine
+from models.external.credit_engine.port import CreditEngineError
+from models.external.http_base import ExternalError, HttpClient, RetryableExternalError
+from models.external.messaging.http_adapter import HttpMessaging
+from models.external.messaging.port import MessagingError
+from models.external.payroll.http_adapter import HttpPayroll
+from models.external.payroll.port import PayrollUnavailable
+
+
+def test_client_retries_a_5xx_and_returns_the_answer(simulator, http_client):
+    simulator.script = [(503, {}), (200, {"ok": True})]
+    assert http_client.post("/x", {"a": 1}) == {"ok": True}
+    assert len(simulator.requests) == 2
+
+
+def test_client_gives_up_after_its_retries_with_a_retryable_error(simulator, http_client):
+    simulator.script = [(500, {})] * 3
+    with pytest.raises(RetryableExternalError):
+        http_client.post("/x", {})
+    assert len(simulator.requests) == 3
+
+
+def test_client_does_not_retry_a_4xx(simulator, http_client):
+    simulator.script = [(422, {"error": "bad"})]
+    with pytest.raises(ExternalError) as raised:
+        http_client.post("/x", {})
+    assert (raised.value.retryable, raised.value.status_code, len(simulator.requests)) == (False, 422, 1)
+
+
+def test_client_treats_a_refused_connection_as_retryable():
+    client = HttpClient("http://127.0.0.1:9", connect_timeout=0.5, read_timeout=0.5, retries=0, name="down")
+    with pytest.raises(RetryableExternalError):
+        client.get("/x")
+
+
+def test_payroll_margin_is_read(simulator, http_client):
+    simulator.script = [(200, {"available_margin": "812.40", "employer_document": "00000000000191"})]
+    result = HttpPayroll(http_client).query_margin("52998224725")
+    assert result.available_margin == Decimal("812.40")
+    assert simulator.requests[0] == {"method": "POST", "path": "/margin", "body": {"cpf": "52998224725"}}
+
+
+def test_payroll_unavailable_with_automatic_retry(simulator, http_client):
+    simulator.script = [(200, {"status": "UNAVAILABLE", "auto_retry": True})]
+    with pytest.raises(PayrollUnavailable) as raised:
+        HttpPayroll(http_client).query_margin("52998224725")
+    assert raised.value.auto_retry is True
+
+
+def test_payroll_down_is_unavailable_without_automatic_retry(simulator, http_client):
+    simulator.script = [(502, {})] * 3
+    with pytest.raises(PayrollUnavailable) as raised:
+        HttpPayroll(http_client).query_margin("52998224725")
+    assert raised.value.auto_retry is False
+
+
+def test_credit_engine_decision_is_read(simulator, http_client):
+    simulator.script = [(200, {"approved": True, "monthly_rate": "0.0185", "max_installments": 84,
+                               "pod_limit_max": "30000.00", "score": 700})]
+    decision = HttpCreditEngine(http_client).evaluate("52998224725", Decimal("500.00"))
+    assert (decision.approved, decision.monthly_rate, decision.max_installments, decision.pod_limit_max) == \
+        (True, Decimal("0.0185"), 84, Decimal("30000.00"))
+    assert simulator.requests[0]["body"] == {"cpf": "52998224725", "available_margin": "500.00", "promotional": False}
+
+
+def test_credit_engine_rejection_and_malformed_answer(simulator, http_client):
+    simulator.script = [(200, {"approved": False, "rejection_reason": "INSUFFICIENT_SCORE"}), (200, {"nope": 1})]
+    engine = HttpCreditEngine(http_client)
+    assert engine.evaluate("52998224725", Decimal("1")).rejection_reason == "INSUFFICIENT_SCORE"
+    with pytest.raises(CreditEngineError):
+        engine.evaluate("52998224725", Decimal("1"))
+
+
+def test_sms_provider_returns_its_message_id(simulator, http_client):
+    simulator.script = [(201, {"id": "msg-1"})]
+    assert HttpMessaging(http_client, "sms").send("+5511987654321", "code 123456", reference="9") == "msg-1"
+    assert simulator.requests[0]["body"] == {"to": "+5511987654321", "text": "code 123456", "reference": "9",
+                                             "channel": "sms"}
+
+
+def test_messaging_provider_refusal_is_not_retryable(simulator, http_client):
+    simulator.script = [(400, {"error": "invalid number"})]
+    with pytest.raises(MessagingError) as raised:
+        HttpMessaging(http_client, "whatsapp").send("+5511987654321", "x", reference="1")
+    assert raised.value.retryable is False
+
+
+def test_collections_overdue_days(simulator, http_client):
+    simulator.script = [(200, {"longest_overdue_days": 12}), (503, {}), (503, {}), (503, {})]
+    collections = HttpCollections(http_client)
+    assert collections.longest_overdue_days("10000001171") == 12
+    with pytest.raises(CollectionsUnavailable):
+        collections.longest_overdue_days("10000001171")
