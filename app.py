@@ -70,22 +70,15 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
-<<<<<<< HEAD
-    if settings.seed_sandbox_partners:
-        from models.db.database import db, startup_lock
-        from models.services.partners import seed_sandbox_partners
-
-        with db.connection_context(), startup_lock():  # processes starting together seed once
-=======
-    from models.db.database import db
+    from models.db.database import db, startup_lock
     from models.services.auction_polling import schedule_next_poll
 
     with db.connection_context():
         if settings.seed_sandbox_partners:
             from models.services.partners import seed_sandbox_partners
 
->>>>>>> main
-            seed_sandbox_partners(settings.credential_environment)
+            with startup_lock():  # processes starting together on a fresh database seed once
+                seed_sandbox_partners(settings.credential_environment)
         schedule_next_poll()  # keeps the auction feed read even when nothing else runs it
     _booted["settings"] = settings
     _booted["role"] = role
