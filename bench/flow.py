@@ -12,6 +12,10 @@ from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, RouteMissin
 STEPS = ("start", "contact", "sms_token", "validate_token", "credit_analysis", "simulate", "pre_accept",
          "banking_data", "contract", "sign", "disbursed")
 ANALYSIS_DONE = ("OFFERS_RECEIVED", "CREDIT_CHECK_COMPLETED")
+PAYROLL_RETRY = "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
+MAINTENANCE_HINT = ("(the payroll system refuses margin queries from the 20th 22:00 to the 23rd 06:00, São Paulo; "
+                    "to try the flow inside that window start the sandbox service with a shifted clock: "
+                    "PYTHONPATH=bench/clock SANDBOX_CLOCK_START=<ISO instant outside it> make run)")
 
 
 def _expect(step, response, *codes):
@@ -52,8 +56,14 @@ def _validate_token(c, state):
 def _credit_analysis(c, state):
     path = f"/proposals/{state['proposal_id']}/credit-analysis"
     response = c.call("credit_analysis", "POST", path, json=ANALYSIS_BODY)
-    if response.status_code == 202:
-        response = c.poll("credit_analysis", path, lambda r: r.status_code != 202, 120)
+
+    def settled(r):  # still analysing: 202 with CREDIT_ANALYSIS_IN_PROGRESS; anything else is an outcome
+        return r.status_code != 202 or r.json().get("status") != "CREDIT_ANALYSIS_IN_PROGRESS"
+
+    if not settled(response):
+        response = c.poll("credit_analysis", path, settled, 120)
+    if response.status_code == 202 and response.json().get("status") == PAYROLL_RETRY:
+        raise StepFailed("credit_analysis", response, MAINTENANCE_HINT)
     body = _expect("credit_analysis", response, 200, 201)
     if body.get("status") not in ANALYSIS_DONE or not body.get("offer"):
         raise StepFailed("credit_analysis", response, "no offer")
