@@ -1,5 +1,6 @@
 """Real HTTP adapters of the contract path against a local simulator (127.0.0.1, ephemeral port)."""
 import json
+import logging
 import threading
 from datetime import date, datetime, timezone
 from decimal import Decimal
@@ -12,7 +13,7 @@ from models.external.endorsement.port import EndorsementRequest
 from models.external.esignature.http_adapter import HttpESignature
 from models.external.esignature.port import Signer
 from models.external.funding.http_adapter import HttpFunding
-from models.external.jsonhttp import ProviderError, RetryableProviderError
+from models.external.http_base import ExternalError, RetryableExternalError
 from models.external.pix_directory.http_adapter import HttpPixDirectory
 
 
@@ -60,7 +61,7 @@ def test_server_errors_are_retried_then_succeed(simulator):
     url, script, seen = simulator
     script += [(503, {}), (200, {"endorsement_id": "E-1"})]
     adapter = HttpEndorsement(url, 2)
-    adapter.client.backoff = 0
+    adapter.client.backoff_seconds = 0
     request = EndorsementRequest("c-1", "12345678909", Decimal("600.00"), 48, date(2026, 5, 5))
     assert adapter.register(request) == "E-1"
     assert len(seen) == 2 and seen[1]["headers"]["Idempotency-Key"] == "c-1"
@@ -70,17 +71,17 @@ def test_persistent_server_errors_are_retryable(simulator):
     url, script, _ = simulator
     script += [(500, {})] * 3
     adapter = HttpFunding(url, 2)
-    adapter.client.backoff = 0
-    with pytest.raises(RetryableProviderError):
+    adapter.client.backoff_seconds = 0
+    with pytest.raises(RetryableExternalError):
         adapter.cancel_application("app-1")
 
 
 def test_client_errors_are_not_retried(simulator):
     url, script, seen = simulator
     script += [(422, {"error": "bad"})]
-    with pytest.raises(ProviderError) as error:
+    with pytest.raises(ExternalError) as error:
         HttpFunding(url, 2).cancel_application("app-1")
-    assert (error.value.retryable, error.value.status, len(seen)) == (False, 422, 1)
+    assert (error.value.retryable, error.value.status_code, len(seen)) == (False, 422, 1)
 
 
 def test_funding_payment_sends_the_idempotency_key(simulator):
@@ -102,3 +103,13 @@ def test_esignature_creates_a_process_with_the_document(simulator):
     assert (process.process_id, process.user_redirect_url) == ("p-1", "https://sign.example/p-1")
     assert seen[0]["body"]["document"]["content_base64"] == "JVBERi0xLjQ="
     assert seen[0]["body"]["expires_at"] == "2026-03-12T00:00:00.000Z"
+
+
+def test_pix_directory_log_line_hides_the_key(simulator, caplog):
+    url, script, _ = simulator
+    script += [(404, {})]
+    caplog.set_level(logging.INFO, logger="models.external.http_base")
+    HttpPixDirectory(url, 2).lookup("12345678909", "CPF", requester_document="12345678909")
+    assert caplog.records[0].getMessage().split(" in ")[0] == \
+        f"pix_directory GET {url.removeprefix('http://')}/keys/{{key}} -> 404"
+    assert "12345678909" not in caplog.text
