@@ -5,7 +5,7 @@ import logging
 
 from models.db.banking import BankDataSubmission
 from models.domain.errors import ValidationFailed
-from models.external.jsonhttp import ProviderError
+from models.external.http_base import ExternalError
 from models.external.pix_directory import get_pix_directory
 from models.services import banking
 from models.services.banking_input import PixKey
@@ -34,7 +34,7 @@ def validate(submission_id: str) -> None:
     try:
         info = get_pix_directory().lookup(choice.key, choice.key_type, requester_document=cpf)
         verdict = banking.pix_verdict(info, cpf)
-    except ProviderError as error:
+    except ExternalError as error:
         log.warning("Pix directory lookup failed for submission %s: %s", submission_id, error)
         verdict = banking.Verdict(503, error_code="PIX_DIRECTORY_UNAVAILABLE",
                                   message="The instant-payment directory is unavailable; try again shortly")

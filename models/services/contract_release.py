@@ -12,7 +12,7 @@ from models.db.contracts import Contract
 from models.domain.clock import now
 from models.external.esignature import get_esignature
 from models.external.funding import get_funding
-from models.external.jsonhttp import ProviderError
+from models.external.http_base import ExternalError
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +25,13 @@ def release(contract_id: str) -> None:
     if contract.unico_process_id and contract.signature_status != "SIGNED":
         try:
             get_esignature().cancel_process(contract.unico_process_id)
-        except ProviderError as error:
+        except ExternalError as error:
             log.warning("could not cancel signing process %s: %s", contract.unico_process_id, error)
     if not contract.funding_application_id or contract.funding_canceled_at is not None:
         return
     try:
         get_funding().cancel_application(contract.funding_application_id)
-    except ProviderError as error:
+    except ExternalError as error:
         Contract.update(funding_cancel_error=str(error)[:500]).where(Contract.id == contract_id).execute()
         if error.retryable:
             raise  # the actor tries again later; the proposal's status is already final

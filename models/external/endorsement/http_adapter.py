@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from models.external.endorsement.port import Endorsement, EndorsementRequest
-from models.external.jsonhttp import JsonHttpClient
+from models.external.http_base import client_with_timeout
 
 
 class HttpEndorsement(Endorsement):
     def __init__(self, base_url: str, timeout: float) -> None:
-        self.client = JsonHttpClient(base_url, timeout)
+        self.client = client_with_timeout(base_url, timeout, "endorsement")
 
     def register(self, request: EndorsementRequest) -> str:
         answer = self.client.request("POST", "/endorsements", headers={"Idempotency-Key": request.contract_id}, json={

@@ -5,12 +5,12 @@ import base64
 
 from models.domain.clock import isoformat_z
 from models.external.esignature.port import ESignature, Signer, SigningProcess
-from models.external.jsonhttp import JsonHttpClient
+from models.external.http_base import client_with_timeout
 
 
 class HttpESignature(ESignature):
     def __init__(self, base_url: str, timeout: float, callback_url: str) -> None:
-        self.client = JsonHttpClient(base_url, timeout)
+        self.client = client_with_timeout(base_url, timeout, "esignature")
         self.callback_url = callback_url
 
     def create_process(self, *, reference: str, signer: Signer, document: bytes, filename: str,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from models.external.fraud.port import FraudAnalysis, FraudCase
-from models.external.jsonhttp import JsonHttpClient
+from models.external.http_base import client_with_timeout
 
 
 def _body(case: FraudCase) -> dict:
@@ -12,7 +12,7 @@ def _body(case: FraudCase) -> dict:
 
 class HttpFraudAnalysis(FraudAnalysis):
     def __init__(self, base_url: str, timeout: float) -> None:
-        self.client = JsonHttpClient(base_url, timeout)
+        self.client = client_with_timeout(base_url, timeout, "fraud")
 
     def needs_attention(self, case: FraudCase) -> bool:
         return bool(self.client.request("POST", "/screenings", json=_body(case)).get("attention_required"))

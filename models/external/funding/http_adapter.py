@@ -4,12 +4,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from models.external.funding.port import Funding, FundingApplication, Payment
-from models.external.jsonhttp import JsonHttpClient
+from models.external.http_base import client_with_timeout
 
 
 class HttpFunding(Funding):
     def __init__(self, base_url: str, timeout: float) -> None:
-        self.client = JsonHttpClient(base_url, timeout)
+        self.client = client_with_timeout(base_url, timeout, "funding")
 
     def create_application(self, *, reference, cpf, full_name, amount, installments, installment_amount):
         answer = self.client.request("POST", "/applications", headers={"Idempotency-Key": reference}, json={

@@ -13,7 +13,7 @@ from models.db.database import db
 from models.db.sandbox_providers import SandboxFundingApplication, SandboxPayment
 from models.domain.clock import now
 from models.external.funding.port import Funding, FundingApplication, Payment
-from models.external.jsonhttp import ProviderError
+from models.external.http_base import ExternalError
 
 FAILING_CPF = "10000001090"
 
@@ -31,9 +31,9 @@ class SandboxFunding(Funding):
     def cancel_application(self, application_id: str) -> None:
         row = SandboxFundingApplication.get_or_none(SandboxFundingApplication.id == application_id)
         if row is None:
-            raise ProviderError(f"application {application_id} not found", status=404)
+            raise ExternalError(f"application {application_id} not found", status_code=404)
         if row.status == "PAID":
-            raise ProviderError(f"application {application_id} is already paid", status=409)
+            raise ExternalError(f"application {application_id} is already paid", status_code=409)
         row.status, row.canceled_at = "CANCELED", now()
         row.save()
 

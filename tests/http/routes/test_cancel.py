@@ -6,7 +6,7 @@ from models.db.proposals import Proposal
 from models.db.sandbox_providers import SandboxFundingApplication, SandboxSigningProcess
 from models.domain.clock import isoformat_z
 from models.external.funding.sandbox import SandboxFunding
-from models.external.jsonhttp import ProviderError
+from models.external.http_base import ExternalError
 from tests.contract_fixtures import awaiting_signature, business_day, fresh_auth, pre_accepted_proposal  # noqa: F401
 
 
@@ -32,7 +32,7 @@ def test_cancel_succeeds_even_when_the_funder_refuses(client, fresh_auth, drain,
     proposal, contract = awaiting_signature(client, fresh_auth, drain)
 
     def refuse(self, application_id):
-        raise ProviderError("application locked by the funder", status=422)
+        raise ExternalError("application locked by the funder", status_code=422)
 
     monkeypatch.setattr(SandboxFunding, "cancel_application", refuse)
     assert cancel(client, fresh_auth, proposal.id).json["status"] == "CANCELED"

@@ -1,43 +1,30 @@
-"""A local HTTP simulator (stdlib http.server on 127.0.0.1:0) scripted per test."""
+"""A local HTTP simulator of an external system (the shared LocalServer on 127.0.0.1:0), scripted per test."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.support.local_server import IncomingRequest, LocalServer
 
 
 class Simulator:
-    """Answers each request with the next scripted (status, body) and records what it received."""
+    """Answers each request with the next scripted (status, body) and records what it received.
+
+    ``requests`` holds {method, path, body (decoded JSON)}; ``headers`` the headers of each, in the
+    same order. A str body is sent as is (e.g. "" for an empty answer)."""
 
     def __init__(self) -> None:
         self.script: list[tuple[int, object]] = []
         self.requests: list[dict] = []
-        simulator = self
+        self.headers: list[dict[str, str]] = []
+        self.server = LocalServer(self._answer).start()
+        self.url = self.server.url()
 
-        class Handler(BaseHTTPRequestHandler):
-            def _answer(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                simulator.requests.append({"method": self.command, "path": self.path,
-                                           "body": json.loads(raw) if raw else None})
-                status, body = simulator.script.pop(0) if simulator.script else (500, {"error": "unscripted"})
-                payload = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            do_GET = do_POST = _answer
-
-            def log_message(self, *args) -> None:  # keep test output clean
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+    def _answer(self, request: IncomingRequest) -> tuple[int, bytes]:
+        self.requests.append({"method": request.method, "path": request.path,
+                              "body": json.loads(request.body) if request.body else None})
+        self.headers.append(request.headers)
+        status, body = self.script.pop(0) if self.script else (500, {"error": "unscripted"})
+        return status, body.encode() if isinstance(body, str) else json.dumps(body).encode()
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()

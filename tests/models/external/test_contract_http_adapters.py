@@ -1,9 +1,7 @@
-"""Real HTTP adapters of the contract path against a local simulator (127.0.0.1, ephemeral port)."""
-import json
-import threading
+"""Real HTTP adapters of the contract path against the local simulator (conftest ``simulator``)."""
+import logging
 from datetime import date, datetime, timezone
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -12,42 +10,12 @@ from models.external.endorsement.port import EndorsementRequest
 from models.external.esignature.http_adapter import HttpESignature
 from models.external.esignature.port import Signer
 from models.external.funding.http_adapter import HttpFunding
-from models.external.jsonhttp import ProviderError, RetryableProviderError
+from models.external.http_base import ExternalError, RetryableExternalError
 from models.external.pix_directory.http_adapter import HttpPixDirectory
 
 
-@pytest.fixture
-def simulator():
-    """Answers each request with the next scripted (status, body); records what it received."""
-    script, seen = [], []
-
-    class Handler(BaseHTTPRequestHandler):
-        def _answer(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers),
-                         "body": json.loads(self.rfile.read(length)) if length else None})
-            status, body = script.pop(0)
-            raw = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-        do_GET = do_POST = _answer
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", script, seen
-    server.shutdown()
-
-
 def test_pix_directory_maps_found_and_not_found(simulator):
-    url, script, seen = simulator
+    url, script, seen = simulator.url, simulator.script, simulator.requests
     script += [(200, {"owner_document": "12345678909", "bank_code": "001", "status": "ACTIVE"}), (404, {})]
     adapter = HttpPixDirectory(url, 2)
     found = adapter.lookup("a@b.com", "EMAIL", requester_document="12345678909")
@@ -57,44 +25,44 @@ def test_pix_directory_maps_found_and_not_found(simulator):
 
 
 def test_server_errors_are_retried_then_succeed(simulator):
-    url, script, seen = simulator
+    url, script, seen = simulator.url, simulator.script, simulator.requests
     script += [(503, {}), (200, {"endorsement_id": "E-1"})]
     adapter = HttpEndorsement(url, 2)
-    adapter.client.backoff = 0
+    adapter.client.backoff_seconds = 0
     request = EndorsementRequest("c-1", "12345678909", Decimal("600.00"), 48, date(2026, 5, 5))
     assert adapter.register(request) == "E-1"
-    assert len(seen) == 2 and seen[1]["headers"]["Idempotency-Key"] == "c-1"
+    assert len(seen) == 2 and simulator.headers[1]["Idempotency-Key"] == "c-1"
 
 
 def test_persistent_server_errors_are_retryable(simulator):
-    url, script, _ = simulator
+    url, script = simulator.url, simulator.script
     script += [(500, {})] * 3
     adapter = HttpFunding(url, 2)
-    adapter.client.backoff = 0
-    with pytest.raises(RetryableProviderError):
+    adapter.client.backoff_seconds = 0
+    with pytest.raises(RetryableExternalError):
         adapter.cancel_application("app-1")
 
 
 def test_client_errors_are_not_retried(simulator):
-    url, script, seen = simulator
+    url, script, seen = simulator.url, simulator.script, simulator.requests
     script += [(422, {"error": "bad"})]
-    with pytest.raises(ProviderError) as error:
+    with pytest.raises(ExternalError) as error:
         HttpFunding(url, 2).cancel_application("app-1")
-    assert (error.value.retryable, error.value.status, len(seen)) == (False, 422, 1)
+    assert (error.value.retryable, error.value.status_code, len(seen)) == (False, 422, 1)
 
 
 def test_funding_payment_sends_the_idempotency_key(simulator):
-    url, script, seen = simulator
+    url, script = simulator.url, simulator.script
     script += [(200, {"status": "PAID", "amount": "1000.00", "paid_at": "2026-03-11T12:00:00Z"})]
     payment = HttpFunding(url, 2).pay(application_id="app-1", amount=Decimal("1000.00"),
                                      destination={"type": "PIX"}, idempotency_key="disb-c-1")
     assert (payment.status, payment.amount, payment.paid_at) == (
         "PAID", Decimal("1000.00"), datetime(2026, 3, 11, 12, tzinfo=timezone.utc))
-    assert seen[0]["headers"]["Idempotency-Key"] == "disb-c-1"
+    assert simulator.headers[0]["Idempotency-Key"] == "disb-c-1"
 
 
 def test_esignature_creates_a_process_with_the_document(simulator):
-    url, script, seen = simulator
+    url, script, seen = simulator.url, simulator.script, simulator.requests
     script += [(201, {"process_id": "p-1", "user_redirect_url": "https://sign.example/p-1"})]
     process = HttpESignature(url, 2, "https://api.example/callbacks/esignature").create_process(
         reference="c-1", signer=Signer("12345678909", "MARIA", None, None), document=b"%PDF-1.4",
@@ -102,3 +70,13 @@ def test_esignature_creates_a_process_with_the_document(simulator):
     assert (process.process_id, process.user_redirect_url) == ("p-1", "https://sign.example/p-1")
     assert seen[0]["body"]["document"]["content_base64"] == "JVBERi0xLjQ="
     assert seen[0]["body"]["expires_at"] == "2026-03-12T00:00:00.000Z"
+
+
+def test_pix_directory_log_line_hides_the_key(simulator, caplog):
+    url, script = simulator.url, simulator.script
+    script += [(404, {})]
+    caplog.set_level(logging.INFO, logger="models.external.http_base")
+    HttpPixDirectory(url, 2).lookup("12345678909", "CPF", requester_document="12345678909")
+    assert caplog.records[0].getMessage().split(" in ")[0] == \
+        f"pix_directory GET {url.removeprefix('http://')}/keys/{{key}} -> 404"
+    assert "12345678909" not in caplog.text

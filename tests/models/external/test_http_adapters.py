@@ -1,4 +1,5 @@
 """Real HTTP adapters against the local simulator: success, retryable and non-retryable errors."""
+import logging
 from decimal import Decimal
 
 import pytest
@@ -98,3 +99,40 @@ def test_collections_overdue_days(simulator, http_client):
     assert collections.longest_overdue_days("10000001171") == 12
     with pytest.raises(CollectionsUnavailable):
         collections.longest_overdue_days("10000001171")
+
+
+def test_client_errors_carry_the_decoded_answer(simulator, http_client):
+    simulator.script = [(422, {"error": "bad"})]
+    with pytest.raises(ExternalError) as raised:
+        http_client.request("POST", "/x", json={})
+    assert (raised.value.status_code, raised.value.body) == (422, {"error": "bad"})
+
+
+def test_client_request_reads_an_empty_answer_as_none(simulator, http_client):
+    simulator.script = [(204, "")]
+    assert http_client.request("POST", "/applications/app-1/cancel") is None
+
+
+def test_client_post_refuses_an_answer_that_is_not_json(simulator, http_client):
+    simulator.script = [(200, "not json")]
+    with pytest.raises(ExternalError) as raised:
+        http_client.post("/x", {})
+    assert (raised.value.retryable, str(raised.value)) == (False, "test: invalid JSON answer")
+
+
+def test_client_logs_one_timing_line_per_call_without_body_or_query(simulator, http_client, caplog):
+    simulator.script = [(200, {"cpf": "52998224725"})]
+    caplog.set_level(logging.INFO, logger="models.external.http_base")
+    http_client.get("/overdue", {"cpf": "52998224725"})
+    host = simulator.url.removeprefix("http://")
+    assert [r.getMessage().split(" in ")[0] for r in caplog.records] == [f"test GET {host}/overdue -> 200"]
+    assert "52998224725" not in caplog.text and caplog.records[0].getMessage().endswith(" ms")
+
+
+def test_client_logs_a_retried_failure_as_a_warning(simulator, http_client, caplog):
+    simulator.script = [(503, {}), (200, {})]
+    caplog.set_level(logging.INFO, logger="models.external.http_base")
+    http_client.post("/x", {"cpf": "52998224725"})
+    assert [(r.levelname, r.getMessage().split(" in ")[0]) for r in caplog.records] == [
+        ("WARNING", f"test POST {simulator.url.removeprefix('http://')}/x -> 503"),
+        ("INFO", f"test POST {simulator.url.removeprefix('http://')}/x -> 200")]
