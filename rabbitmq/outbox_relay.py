@@ -37,9 +37,9 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     limit = limit or current().outbox.batch_size
     published = 0
     with (db.connection_context() if db.is_closed() else contextlib.nullcontext()):
-        # SQLite: take the write lock up front. A deferred transaction would read, publish, and
-        # then fail to upgrade ("database is locked") when the worker already wrote meanwhile.
-        with (db.atomic() if is_postgres() else db.atomic("IMMEDIATE")):
+        # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so reading the rows
+        # and marking them published cannot fail half-way on a lock upgrade.
+        with db.atomic():
             query = (OutboxMessage.select()
                      .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
                             OutboxMessage.deliver_at <= now())
