@@ -13,9 +13,9 @@ STEPS = ("start", "contact", "sms_token", "validate_token", "credit_analysis", "
          "banking_data", "contract", "sign", "disbursed")
 ANALYSIS_DONE = ("OFFERS_RECEIVED", "CREDIT_CHECK_COMPLETED")
 PAYROLL_RETRY = "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
-MAINTENANCE_HINT = ("(the payroll system refuses margin queries from the 20th 22:00 to the 23rd 06:00, São Paulo; "
-                    "to try the flow inside that window start the sandbox service with a shifted clock: "
-                    "PYTHONPATH=bench/clock SANDBOX_CLOCK_START=<ISO instant outside it> make run)")
+MAINTENANCE_HINT = ("(outside the sandbox environment the payroll system refuses margin queries from the 20th "
+                    "22:00 to the 23rd 06:00, São Paulo; run the service with APP_ENV=sandbox, where "
+                    "payroll_window.enforced is off, to walk the flow on any day)")
 
 
 def _expect(step, response, *codes):

@@ -96,38 +96,15 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float)
             "first_failure": first_failure, "complete": complete, "hops_total": hops, "spent": spent}
 
 
-def clock_start(option: str) -> str | None:
-    """The shifted start instant, or None to run on the real clock."""
-    if option == "off":
-        return None
-    if option != "auto":
-        return option
-    from datetime import timedelta
-
-    from models.domain import calendar
-    from models.domain.clock import isoformat_z, now
-
-    if not calendar.in_payroll_maintenance_window(now()):
-        return None
-    return isoformat_z(calendar.payroll_maintenance_window_end(now()) + timedelta(hours=4))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1000, help="proposals (and floor chains); default 1000")
     parser.add_argument("--concurrency", type=int, default=16, help="partner threads driving the API")
     parser.add_argument("--poll", type=float, default=0.25, help="seconds between polls (202 and DISBURSED)")
-    parser.add_argument("--clock", default="auto",
-                        help="service clock start (ISO 8601), 'off', or 'auto': shifted past the payroll "
-                             "maintenance window when the run falls inside it (see bench/clock)")
     parser.add_argument("--hops", type=int, default=0, help="floor hops per chain (default: measured)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with BenchEnvironment() as env:
-        clock = clock_start(args.clock)
-        if clock:
-            env.shift_clock(clock)
-            print(f"service clock shifted to start at {clock} (payroll maintenance window now)")
         flow = run_flow_phase(env, args.n, args.concurrency, args.poll)
         reached = [step for step in STEPS if flow["per_step"].get(step)]
         measured = round(flow["hops_total"] / max(1, len(flow["per_step"].get("start", []))))

@@ -40,12 +40,6 @@ class BenchEnvironment:
                     "QUEUE_PREFIX": self.prefix, "PORT": str(self.port), "HOST": "127.0.0.1",
                     "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
 
-    def shift_clock(self, start: str) -> None:
-        """Run the service's processes with their clock starting at ``start`` (bench/clock)."""
-        self.env.update(SANDBOX_CLOCK_START=start, SANDBOX_CLOCK_EPOCH=str(time.time()),
-                        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "bench" / "clock"),
-                                                                 os.environ.get("PYTHONPATH")])))
-
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"

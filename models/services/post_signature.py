@@ -10,13 +10,13 @@ from datetime import datetime, time
 from decimal import Decimal
 
 from models.db.contracts import Contract
-from models.domain import calendar
 from models.domain.clock import SAO_PAULO, now, to_utc
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.external.endorsement import EndorsementRequest, get_endorsement
 from models.external.fraud import FraudCase, get_fraud
 from models.services import status
+from models.services.payroll_window import maintenance_window_end
 from models.services.proposal_lock import locked_proposal
 from models.services.unit_of_work import enqueue, unit_of_work
 from models.settings import current
@@ -73,8 +73,8 @@ def endorse(contract_id: str) -> None:
     if contract is None or contract.proposal.status not in READY_TO_ENDORSE:
         return
     at = now()
-    if contract.endorsement_id is None and calendar.in_payroll_maintenance_window(at):
-        resume_at = calendar.payroll_maintenance_window_end(at)
+    resume_at = maintenance_window_end(at) if contract.endorsement_id is None else None
+    if resume_at is not None:
         with unit_of_work():
             proposal = locked_proposal(contract.proposal_id)
             if proposal.status in (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value):
