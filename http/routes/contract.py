@@ -82,22 +82,14 @@ def _poll(proposal_id: str):
 
 
 @blp.route("/proposals/<uuid:proposal_id>/contract", methods=["GET"])
+@blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"], endpoint="contract_status_alias")
 @blp.response(200, ContractStatusSchema)
 @blp.alt_response(202, schema=Acknowledgement, description="Still generating")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
 @blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
 def contract_status(proposal_id):
-    """Contract and signature status (polling route)."""
-    return _poll(str(proposal_id))
-
-
-@blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"])
-@blp.response(200, ContractStatusSchema)
-@blp.alt_response(202, schema=Acknowledgement, description="Still generating")
-@blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
-@blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
-def contract_status_alias(proposal_id):
-    """Alias of GET .../contract, kept for compatibility."""
+    """Contract and signature status (polling route; .../contract/status is its alias, kept for
+    compatibility)."""
     return _poll(str(proposal_id))
 
 

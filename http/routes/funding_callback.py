@@ -4,16 +4,16 @@ The one event handled is the customer's withdrawal after disbursement (``WITHDRA
 moves the proposal to CANCELLED_BY_USER; the cancel route never does. A repeated event for a
 proposal already withdrawn is acknowledged without a second change.
 """
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from models.db.contracts import Contract
 from models.domain.errors import DomainError
 from models.domain.statuses import Status
-from models.services import callback_auth
 from models.services.cancellation import withdraw
 from models.services.proposal_lock import locked_proposal
 from models.services.unit_of_work import unit_of_work
 
+from ..callbacks import signed_json
 from ..errors import error_response
 
 bp = Blueprint("funding_callback", __name__)
@@ -24,11 +24,10 @@ WITHDRAWAL = "WITHDRAWAL"
 @bp.route("/callbacks/funding", methods=["POST"])
 def funding_callback():
     """Verify the signature, find the contract by its CCB number and apply the withdrawal."""
-    raw = request.get_data()
-    if not callback_auth.verify(raw, request.headers.get("X-Signature"), callback_auth.secret_for("funding")):
-        return error_response(401, "Invalid callback signature", error_code="INVALID_SIGNATURE")
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or body.get("event") != WITHDRAWAL:
+    body, refused = signed_json("funding")
+    if refused is not None:
+        return refused
+    if body.get("event") != WITHDRAWAL:
         return error_response(400, f"event must be {WITHDRAWAL}", error_code="VALIDATION_ERROR",
                               details={"field": "event"})
     number = body.get("issuer_application_id")

@@ -4,13 +4,13 @@ Outside /v1 (no bearer token): the provider signs the raw body with the shared s
 (``X-Signature: sha256=<hex>``). The event is handed to the signature-result actor through the
 outbox; a repeated event is deduplicated there and the actor ignores late ones.
 """
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from models.db.contracts import Contract
-from models.services import callback_auth
 from models.services.signatures import FINISHED, RESULT_FIELDS, STARTED
 from models.services.unit_of_work import enqueue, unit_of_work
 
+from ..callbacks import signed_json
 from ..errors import error_response
 
 bp = Blueprint("signature_callback", __name__)
@@ -25,11 +25,10 @@ def queue_result(process_id: str, event: str, results: dict) -> None:
 @bp.route("/callbacks/esignature", methods=["POST"])
 def esignature_callback():
     """Verify the signature, validate the event and queue it; 200 once accepted."""
-    raw = request.get_data()
-    if not callback_auth.verify(raw, request.headers.get("X-Signature"), callback_auth.secret_for("esignature")):
-        return error_response(401, "Invalid callback signature", error_code="INVALID_SIGNATURE")
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not isinstance(body.get("process_id"), str):
+    body, refused = signed_json("esignature")
+    if refused is not None:
+        return refused
+    if not isinstance(body.get("process_id"), str):
         return error_response(400, "process_id is required", error_code="VALIDATION_ERROR", details={"field": "process_id"})
     event = body.get("event")
     if event not in (STARTED, FINISHED):
