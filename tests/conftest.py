@@ -119,6 +119,8 @@ def drain(broker, worker):
             else:
                 broker.join(queue, fail_fast=True, timeout=int(timeout * 1000))
         worker.join()
+        if backends.BACKEND != "services" and any(queue.unfinished_tasks for queue in broker.queues.values()):
+            return False  # an actor enqueued more after its queue was joined
         return not (OutboxMessage.select().where(OutboxMessage.published_at.is_null(),
                                                  OutboxMessage.canceled_at.is_null(),
                                                  OutboxMessage.deliver_at <= now()).exists())

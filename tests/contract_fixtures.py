@@ -64,6 +64,21 @@ def with_bank_account(proposal: Proposal) -> Proposal:
     return Proposal.get_by_id(proposal.id)
 
 
+def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
+    """A DISBURSED proposal with its ISSUED contract, written directly."""
+    from models.db.contracts import Contract
+
+    proposal = with_bank_account(pre_accepted_proposal())
+    Proposal.update(status="DISBURSED").where(Proposal.id == proposal.id).execute()
+    offer = proposal.offers.get()
+    Contract.create(proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf, status="ISSUED",
+                    principal_amount=offer.principal_amount, total_amount=offer.payload["total_amount"],
+                    installment_amount=offer.installment_amount, installments=offer.installments,
+                    interest_rate=offer.interest_rate, first_due_date=offer.payload["first_due_date"],
+                    final_due_date=offer.payload["final_due_date"], issuer_application_id=issuer_application_id)
+    return Proposal.get_by_id(proposal.id)
+
+
 def fresh_auth_headers(code: str = "PARTNER_A") -> dict:
     """Bearer headers issued at the current (possibly frozen) time, never cached.
 

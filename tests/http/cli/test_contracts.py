@@ -1,29 +1,14 @@
 """`contracts withdraw`: CANCELLED_BY_USER after disbursement, only through ops."""
 from models.db.proposals import Proposal, StatusChange
-from tests.contract_fixtures import pre_accepted_proposal
+from tests.contract_fixtures import disbursed_proposal, pre_accepted_proposal
 
 
 def run(app, *args):
     return app.test_cli_runner().invoke(args=["contracts", "withdraw", *args])
 
 
-def _disbursed():
-    from models.db.contracts import Contract
-    from tests.contract_fixtures import with_bank_account
-
-    proposal = with_bank_account(pre_accepted_proposal())
-    Proposal.update(status="DISBURSED").where(Proposal.id == proposal.id).execute()
-    offer = proposal.offers.get()
-    Contract.create(proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf, status="ISSUED",
-                    principal_amount=offer.principal_amount, total_amount=offer.payload["total_amount"],
-                    installment_amount=offer.installment_amount, installments=offer.installments,
-                    interest_rate=offer.interest_rate, first_due_date=offer.payload["first_due_date"],
-                    final_due_date=offer.payload["final_due_date"])
-    return proposal
-
-
 def test_withdraw_moves_a_disbursed_proposal_to_cancelled_by_user(app):
-    proposal = _disbursed()
+    proposal = disbursed_proposal()
     result = run(app, proposal.id)
     assert result.exit_code == 0, result.output
     assert Proposal.get_by_id(proposal.id).status == "CANCELLED_BY_USER"

@@ -80,3 +80,37 @@ def test_pix_directory_log_line_hides_the_key(simulator, caplog):
     assert caplog.records[0].getMessage().split(" in ")[0] == \
         f"pix_directory GET {url.removeprefix('http://')}/keys/{{key}} -> 404"
     assert "12345678909" not in caplog.text
+
+
+def _fraud_case():
+    from models.external.fraud.port import FraudCase
+
+    return FraudCase("c-1", "12345678909", "MARIA", Decimal("5000.00"), "PARTNER_A")
+
+
+def test_fraud_screening_and_decision_are_read(simulator):
+    from models.external.fraud.http_adapter import HttpFraudAnalysis
+
+    simulator.script += [(200, {"attention_required": True}), (200, {"decision": "REPROVED", "reason": "device"})]
+    adapter = HttpFraudAnalysis(simulator.url, 2)
+    assert adapter.needs_attention(_fraud_case()) is True
+    assert adapter.decide(_fraud_case()) == (False, "device")
+    assert simulator.headers[1]["Idempotency-Key"] == "c-1"
+
+
+@pytest.mark.parametrize("answer", ["", "<html>busy</html>", {"attention": "no"}, {"attention_required": "false"}])
+def test_fraud_screening_fails_closed_on_a_garbled_answer(simulator, answer):
+    from models.external.fraud.http_adapter import HttpFraudAnalysis
+
+    simulator.script.append((200, answer))
+    with pytest.raises(ExternalError):
+        HttpFraudAnalysis(simulator.url, 2).needs_attention(_fraud_case())
+
+
+@pytest.mark.parametrize("answer", ["", {"decision": "MAYBE"}, {"result": "APPROVED"}])
+def test_fraud_decision_fails_closed_on_a_garbled_answer(simulator, answer):
+    from models.external.fraud.http_adapter import HttpFraudAnalysis
+
+    simulator.script.append((200, answer))
+    with pytest.raises(ExternalError):
+        HttpFraudAnalysis(simulator.url, 2).decide(_fraud_case())
