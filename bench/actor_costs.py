@@ -194,12 +194,16 @@ def main() -> None:
     if args.database_url:
         shared += ["--database-url", args.database_url]
     before = _baseline(args.baseline, shared) if args.baseline else None
+    scratch = tempfile.mkdtemp(prefix="actor-costs-")
     os.environ["APP_ENV"] = "sandbox"  # the full-flow bench's environment (partners without webhook URLs)
-    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{tempfile.mkdtemp(prefix='actor-costs-')}/bench.sqlite3"
+    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{scratch}/bench.sqlite3"
     os.environ.pop("AMQP_URL", None)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     sys.path.insert(0, str(ROOT))
-    after = measure(args.n, args.warmup, args.detail_reads)
+    try:
+        after = measure(args.n, args.warmup, args.detail_reads)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if args.json:
         print(json.dumps(after))
         return
