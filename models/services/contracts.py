@@ -76,10 +76,10 @@ def generate(contract_id: str) -> None:
 
     Provider calls are idempotent by contract id, so a redelivered message reuses their results.
     """
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).first()
     if contract is None or contract.status != IN_PROGRESS:
         return
-    proposal = contract.proposal
+    proposal = contract.proposal  # loaded by the join
     generated_at = now()
     deadline = calendar.signature_deadline(generated_at)
     application = get_funding().create_application(
@@ -95,16 +95,16 @@ def generate(contract_id: str) -> None:
     with unit_of_work():
         proposal = locked_proposal(proposal.id)
         contract = Contract.get_by_id(contract_id)
-        Contract.update(terms=terms, pdf_path=pdf_path, has_original_document=True,
-                        issuer_application_id=application.ccb_number,
-                        funding_application_id=application.application_id, unico_process_id=process.process_id,
-                        user_redirect_url=process.user_redirect_url, updated_at=now()
-                        ).where(Contract.id == contract_id).execute()
+        documents = {"terms": terms, "pdf_path": pdf_path, "has_original_document": True,
+                     "issuer_application_id": application.ccb_number,
+                     "funding_application_id": application.application_id, "unico_process_id": process.process_id,
+                     "user_redirect_url": process.user_redirect_url, "updated_at": now()}
         if contract.status != IN_PROGRESS or proposal.status != IN_PROGRESS:  # the watchdog gave up first
+            Contract.update(**documents).where(Contract.id == contract_id).execute()
             enqueue("release_contract", contract_id)
             return
-        Contract.update(status=Status.CONTRACT_GENERATED.value, signature_id=new_id(), signature_status="PENDING",
-                        signature_expires_at=deadline).where(Contract.id == contract_id).execute()
+        Contract.update(**documents, status=Status.CONTRACT_GENERATED.value, signature_id=new_id(),
+                        signature_status="PENDING", signature_expires_at=deadline).where(Contract.id == contract_id).execute()
         Proposal.update(user_redirect_url=process.user_redirect_url).where(Proposal.id == proposal.id).execute()
         status.move(proposal, Trigger.CONTRACT_READY, source="actor")
         status.move(proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id})

@@ -7,11 +7,13 @@ disbursement, and the status history in order.
 """
 from __future__ import annotations
 
+from peewee import JOIN
+
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.services.customer_queries import contract_view
-from models.services.proposal_views import iso, mask_tail, masked_account, proposal_item, selected_offers_of
+from models.services.proposal_views import iso, mask_tail, masked_account, proposal_item
 
 
 def banking_data(p: Proposal) -> dict | None:
@@ -64,15 +66,62 @@ def disbursement_view(d: Disbursement | None) -> dict | None:
             "attempts": d.attempts, "paid_at": iso(d.paid_at)}
 
 
+# Only the columns the views read: fewer to compile (peewee's SQL building is most of this
+# route's CPU) and to fetch; the consent's free text and the analysis inputs stay out.
+DETAIL_COLUMNS = (
+    Consent.id, Consent.ip, Consent.latitude, Consent.longitude, Consent.channel, Consent.captured_at,
+    *(getattr(CreditAnalysis, name) for name in (
+        "id", "outcome", "kind", "attempt", "promotional", "available_margin", "max_loan_amount", "max_installments",
+        "rejection_reason", "error_code", "started_at", "finished_at", "approved_at")),
+    *(getattr(Contract, name) for name in (
+        "id", "proposal", "status", "issuer_application_id", "principal_amount", "total_amount", "installment_amount",
+        "installments", "interest_rate", "disbursement_amount", "disbursement_date", "disbursement_paid_at",
+        "first_due_date", "final_due_date", "issue_date", "created_at", "signature_id", "unico_process_id",
+        "signature_status", "user_redirect_url", "signature_expires_at", "signed_at")),
+    *(getattr(Disbursement, name) for name in ("id", "status", "amount", "scheduled_for", "attempts", "paid_at")),
+)
+
+
+def _latest_rows(p: Proposal) -> Proposal:
+    """The proposal's latest consent, credit analysis and contract (with its disbursement) in one
+    query: LEFT JOINs on the id each "latest" subquery picks (same orderings as the single reads)."""
+    consent, analysis, contract = Consent.alias(), CreditAnalysis.alias(), Contract.alias()
+    consent_id = (consent.select(consent.id).where(consent.proposal == p.id)
+                  .order_by(consent.captured_at.desc(), consent.id.desc()).limit(1))
+    analysis_id = (analysis.select(analysis.id).where(analysis.proposal == p.id)
+                   .order_by(analysis.started_at.desc()).limit(1))
+    contract_id = (contract.select(contract.id).where(contract.proposal == p.id)
+                   .order_by(contract.created_at.desc()).limit(1))
+    return (Proposal.select(Proposal.id, *DETAIL_COLUMNS)
+            .join_from(Proposal, Consent, JOIN.LEFT_OUTER, on=(Consent.id == consent_id), attr="latest_consent")
+            .join_from(Proposal, CreditAnalysis, JOIN.LEFT_OUTER, on=(CreditAnalysis.id == analysis_id),
+                       attr="latest_analysis")
+            .join_from(Proposal, Contract, JOIN.LEFT_OUTER, on=(Contract.id == contract_id), attr="latest_contract")
+            .join_from(Contract, Disbursement, JOIN.LEFT_OUTER, on=(Disbursement.contract == Contract.id),
+                       attr="only_disbursement")
+            .where(Proposal.id == p.id).get())
+
+
+def _present(row):
+    """A LEFT JOIN's model, or None when it matched nothing."""
+    return row if row is not None and row.id is not None else None
+
+
 def proposal_detail(p: Proposal) -> dict:
     """The detail document of an already origin-checked proposal."""
-    selected = selected_offers_of([p]).get(p.selected_offer_id)
-    consent = p.consents.order_by(Consent.captured_at.desc(), Consent.id.desc()).first()
-    analysis = p.analyses.order_by(CreditAnalysis.started_at.desc()).first()
-    offers = p.offers.where(Offer.superseded_at.is_null()).order_by(Offer.created_at, Offer.kind)
-    contract = p.contracts.order_by(Contract.created_at.desc()).first()
-    disbursement = contract.disbursements.first() if contract else None
-    history = p.status_changes.order_by(StatusChange.sequence)
+    latest = _latest_rows(p)
+    consent, analysis = _present(latest.latest_consent), _present(latest.latest_analysis)
+    contract = _present(latest.latest_contract)
+    disbursement = _present(contract.only_disbursement) if contract else None
+    # The selectable offers and the selected one (normally among them) in one query.
+    loaded = list(Offer.select().where((Offer.proposal == p.id) & Offer.superseded_at.is_null()
+                                       | (Offer.id == p.selected_offer_id))
+                  .order_by(Offer.created_at, Offer.kind))
+    selected = next((o for o in loaded if o.id == p.selected_offer_id), None)
+    offers = [o for o in loaded if o.proposal_id == p.id and o.superseded_at is None]
+    history = (StatusChange.select(StatusChange.sequence, StatusChange.old_status, StatusChange.new_status,
+                                   StatusChange.trigger, StatusChange.source, StatusChange.changed_at)
+               .where(StatusChange.proposal == p.id).order_by(StatusChange.sequence))
     return {
         **proposal_item(p, selected),
         "product_id": p.product_id,

@@ -20,3 +20,15 @@ def lock_customer(cpf: str) -> None:
     """Hold a per-CPF lock until the surrounding transaction ends (call inside unit_of_work)."""
     if is_postgres():
         db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"start:{cpf}",))
+
+
+def locked_proposal_of_contract(*conditions) -> Proposal | None:
+    """The proposal of the contract matching ``conditions``, locked like ``locked_proposal``, in one
+    query (FOR UPDATE OF the proposal only); None when no contract matches. Re-read the contract
+    after it: only the proposal row is locked and fresh."""
+    from models.db.contracts import Contract
+
+    query = Proposal.select().join(Contract, on=(Contract.proposal == Proposal.id)).where(*conditions)
+    if is_postgres():
+        query = query.for_update(of=Proposal)
+    return query.first()

@@ -10,7 +10,7 @@ from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.services import status
 from models.services.contracts import expiry_key
-from models.services.proposal_lock import locked_proposal
+from models.services.proposal_lock import locked_proposal, locked_proposal_of_contract
 from models.services.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 
 STARTED = "PROCESS_STARTED"
@@ -20,11 +20,10 @@ RESULT_FIELDS = ("process_result", "authentication_result", "liveness_result", "
 
 
 def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
-    contract = Contract.get_or_none(Contract.unico_process_id == process_id)
-    if contract is None:
+    proposal = locked_proposal_of_contract(Contract.unico_process_id == process_id)
+    if proposal is None:
         return None
-    proposal = locked_proposal(contract.proposal_id)
-    contract = Contract.get_by_id(contract.id)
+    contract = Contract.get(Contract.unico_process_id == process_id)  # read under the proposal's lock
     if proposal.status != Status.AWAITING_SIGNATURE.value or contract.signature_status not in OPEN:
         return None  # duplicate or late: the outcome is already decided
     return proposal, contract

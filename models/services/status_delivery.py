@@ -58,13 +58,15 @@ def deliver(status_change_id: int) -> str | None:
     """
     settings = current().webhooks
     with unit_of_work():
-        delivery = status_events.record_event(status_change_id)
-    if delivery is None or delivery.status != PENDING:
-        return delivery.status if delivery else None
-    partner = deliveries.partner_at_send_time(delivery.partner_code)
-    if not partner.webhook_url:
-        return _close(delivery, SKIPPED, "no webhook URL configured")
-    if _held(delivery, settings):
+        recorded = status_events.record(status_change_id)
+        if recorded is None:
+            return None
+        delivery, partner = recorded
+        if delivery.status != PENDING:
+            return delivery.status
+        if not partner.webhook_url:  # recorded and skipped in one transaction
+            return _finish(delivery, SKIPPED, "no webhook URL configured")
+    if _held(delivery, settings, status_change_id):
         return PENDING
     wait = deliveries.seconds_until_due(delivery)
     if wait > 0 or not deliveries.claim(delivery, settings.status_timeout_seconds + 5):
@@ -75,7 +77,7 @@ def deliver(status_change_id: int) -> str | None:
     return _attempt(delivery, partner, settings)
 
 
-def _held(delivery: WebhookDelivery, settings) -> bool:
+def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
     """Wait behind an earlier pending event (bounded by hold_max_seconds); re-check durably."""
     if delivery.attempts or not status_events.earlier_pending(delivery):
         return False
@@ -83,8 +85,7 @@ def _held(delivery: WebhookDelivery, settings) -> bool:
         log.warning("status event %s sent out of order after waiting %ss", delivery.id, settings.hold_max_seconds)
         return False
     with unit_of_work():  # the earlier event's end also releases this one at once (see _close)
-        enqueue(ACTOR, status_events.change_of(delivery).id,
-                deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
+        enqueue(ACTOR, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
     return True
 
 
@@ -110,10 +111,15 @@ def _attempt(delivery: WebhookDelivery, partner, settings) -> str:
 def _close(delivery: WebhookDelivery, status: str, error: str | None = None) -> str:
     """Final status, and release the proposal's next event if it was waiting behind this one."""
     with unit_of_work():
-        deliveries.finish(delivery, status, error=error)
-        waiting = status_events.next_waiting_change(delivery)
-        if waiting is not None:
-            enqueue(ACTOR, waiting.id)
+        return _finish(delivery, status, error)
+
+
+def _finish(delivery: WebhookDelivery, status: str, error: str | None) -> str:
+    """_close's work, inside the caller's unit_of_work."""
+    deliveries.finish(delivery, status, error=error)
+    waiting = status_events.next_waiting_change(delivery)
+    if waiting is not None:
+        enqueue(ACTOR, waiting.id)
     return status
 
 

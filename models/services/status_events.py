@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import peewee
 
-from models.db.database import db
 from models.db.partners import Partner
 from models.db.proposals import Proposal, StatusChange
 from models.db.webhooks import WebhookDelivery
@@ -28,53 +27,68 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
     }
 
 
+def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, Partner] | None:
+    """The change, its proposal and the proposal's partner, in one query."""
+    change = (StatusChange.select(StatusChange, Proposal, Partner)
+              .join(Proposal)
+              .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
+              .where(StatusChange.id == status_change_id).first())
+    if change is None:  # the change (or its proposal) was removed after the message was sent
+        return None
+    partner = change.proposal.origin_partner
+    if partner is None or partner.id is None:
+        raise Partner.DoesNotExist(f"partner {change.proposal.origin} not found")
+    return change, change.proposal, partner
+
+
+def record(status_change_id: int) -> tuple[WebhookDelivery, Partner] | None:
+    """Create the delivery row for a change (idempotent: redelivery finds the existing row) and
+    return it with the partner as it is now (its URL and secrets apply to this attempt)."""
+    found = _change_and_parties(status_change_id)
+    if found is None:
+        return None
+    change, proposal, partner = found
+    key = f"{proposal.id}:{change.new_status}:{change.sequence}"
+    delivery = WebhookDelivery(kind="status", partner_code=partner.code, proposal_id=proposal.id, idempotency_key=key,
+                               sequence=change.sequence, payload=event_body(change, proposal, partner),
+                               next_attempt_at=now())
+    # INSERT ... ON CONFLICT DO NOTHING: a duplicate neither raises nor needs a savepoint.
+    if not WebhookDelivery.insert(delivery.__data__).on_conflict_ignore().as_rowcount().execute():
+        delivery = WebhookDelivery.get(WebhookDelivery.kind == "status", WebhookDelivery.partner_code == partner.code,
+                                       WebhookDelivery.idempotency_key == key)
+    return delivery, partner
+
+
 def record_event(status_change_id: int) -> WebhookDelivery | None:
     """Create the delivery row for a change (idempotent: redelivery finds the existing row)."""
-    change = StatusChange.get_or_none(StatusChange.id == status_change_id)
-    proposal = Proposal.get_or_none(Proposal.id == change.proposal_id) if change is not None else None
-    if proposal is None:  # the change (or its proposal) was removed after the message was sent
-        return None
-    partner = Partner.get(Partner.code == proposal.origin)
-    key = f"{proposal.id}:{change.new_status}:{change.sequence}"
-    try:
-        with db.atomic():  # a savepoint: a duplicate must not abort the caller's transaction
-            return WebhookDelivery.create(kind="status", partner_code=partner.code, proposal_id=proposal.id,
-                                          idempotency_key=key, sequence=change.sequence,
-                                          payload=event_body(change, proposal, partner), next_attempt_at=now())
-    except peewee.IntegrityError:
-        return WebhookDelivery.get(WebhookDelivery.kind == "status", WebhookDelivery.partner_code == partner.code,
-                                   WebhookDelivery.idempotency_key == key)
-
-
-def _final_sequences(proposal_id: str, below: int) -> int:
-    return (WebhookDelivery.select()
-            .where(WebhookDelivery.kind == "status", WebhookDelivery.proposal_id == proposal_id,
-                   WebhookDelivery.sequence < below, WebhookDelivery.status.in_(FINAL))
-            .count())
+    recorded = record(status_change_id)
+    return recorded[0] if recorded else None
 
 
 def earlier_pending(delivery: WebhookDelivery) -> bool:
     """True while a change of the same proposal with a lower sequence has no final delivery yet
-    (its message may not even have run: the change row is what counts)."""
-    earlier = (StatusChange.select()
-               .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence < delivery.sequence)
-               .count())
-    return earlier > _final_sequences(delivery.proposal_id, delivery.sequence)
+    (its message may not even have run: the change row is what counts). One query."""
+    final = (WebhookDelivery.select(WebhookDelivery.id)
+             .where(WebhookDelivery.kind == "status", WebhookDelivery.proposal_id == delivery.proposal_id,
+                    WebhookDelivery.sequence == StatusChange.sequence, WebhookDelivery.status.in_(FINAL)))
+    return (StatusChange.select()
+            .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence < delivery.sequence,
+                   ~peewee.fn.EXISTS(final))
+            .exists())
 
 
 def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
     """The change right after ``delivery``'s when its event was recorded and still waits (held or
     retrying). One whose message has not run yet needs no release: it will find this one final."""
-    change = (StatusChange.select()
-              .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence > delivery.sequence)
-              .order_by(StatusChange.sequence).first())
-    if change is None:
-        return None
-    waiting = (WebhookDelivery.select()
-               .where(WebhookDelivery.kind == "status", WebhookDelivery.proposal_id == delivery.proposal_id,
-                      WebhookDelivery.sequence == change.sequence, WebhookDelivery.status.not_in(FINAL))
-               .exists())
-    return change if waiting else None
+    later = StatusChange.alias("later")
+    following = (later.select(peewee.fn.MIN(later.sequence))
+                 .where(later.proposal == delivery.proposal_id, later.sequence > delivery.sequence))
+    return (StatusChange.select(StatusChange)
+            .join(WebhookDelivery, on=((WebhookDelivery.proposal_id == StatusChange.proposal)
+                                       & (WebhookDelivery.sequence == StatusChange.sequence)))
+            .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence == following,
+                   WebhookDelivery.kind == "status", WebhookDelivery.status.not_in(FINAL))
+            .first())
 
 
 def change_of(delivery: WebhookDelivery) -> StatusChange:

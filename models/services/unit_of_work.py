@@ -85,17 +85,19 @@ def enqueue(actor_name: str, *args, deliver_at: datetime | None = None, dedup_ke
     same job, returning None when it already exists.
     """
     pending = _current()
-    if dedup_key is not None and OutboxMessage.select().where(OutboxMessage.dedup_key == dedup_key).exists():
-        return None
-    try:
-        with db.atomic():
-            row = OutboxMessage.create(actor_name=actor_name, args=list(args), kwargs=kwargs,
-                                       deliver_at=deliver_at or now(), dedup_key=dedup_key,
-                                       request_id=current_request_id())
-    except peewee.IntegrityError:
-        if dedup_key is None:
-            raise
-        return None
+    fields = {"actor_name": actor_name, "args": list(args), "kwargs": kwargs, "deliver_at": deliver_at or now(),
+              "request_id": current_request_id()}
+    if dedup_key is None:
+        # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).
+        row = OutboxMessage.create(**fields)
+    else:
+        if OutboxMessage.select().where(OutboxMessage.dedup_key == dedup_key).exists():
+            return None
+        try:
+            with db.atomic():
+                row = OutboxMessage.create(dedup_key=dedup_key, **fields)
+        except peewee.IntegrityError:
+            return None
     if row.deliver_at <= now():
         pending.message_ids.append(row.id)
     return row
