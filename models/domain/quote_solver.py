@@ -19,7 +19,7 @@ exactly the path of the original gross-up and lands on the same principal.
 from __future__ import annotations
 
 from datetime import date
-from decimal import ROUND_FLOOR, Decimal, localcontext
+from decimal import ROUND_FLOOR, Decimal, getcontext, localcontext
 from functools import lru_cache
 
 from models.domain.errors import ValidationFailed
@@ -45,6 +45,8 @@ class TermMath:
         self.iof_rates = iof_rates
         self.tac = to_cents(tac)
         self.insurance_rate = Decimal(insurance_rate)
+        sign, digits, exponent = self.rate.as_tuple()
+        self._rate_parts = ((-1 if sign else 1) * int("".join(map(str, digits))), exponent)
         self._growth = discount_powers(self.rate, n)[-1] if self.rate != 0 else None
         with localcontext() as ctx:
             ctx.prec = WORKING_PRECISION
@@ -62,9 +64,35 @@ class TermMath:
             return to_cents(financed * self.rate * self._growth / self._growth_less_one)
 
     def max_installment(self, financed: Decimal) -> Decimal:
-        """Largest payment of ``amortization_schedule(financed, ...)``: the rounded PMT or the last row."""
+        """Largest payment of ``amortization_schedule(financed, ...)``: the rounded PMT or the last row.
+
+        Rows run on integer cents: while ``balance × rate`` is exact in the
+        Decimal context (it always is for real amounts), ``to_cents`` of it is
+        the half-up integer quotient below; otherwise the Decimal rows decide.
+        """
         financed = to_cents(financed)
-        payment, rate, balance = self.installment(financed), self.rate, financed
+        payment = self.installment(financed)
+        coefficient, exponent = self._rate_parts
+        if coefficient < 0 or exponent >= 0:
+            return self._max_installment_decimal(financed, payment)
+        limit = 10 ** (getcontext().prec - 2) // max(coefficient, 1)
+        unit = 10 ** -exponent
+        twice, double_unit = 2 * coefficient, 2 * unit
+        balance, pay = int(financed.scaleb(2)), int(payment.scaleb(2))
+        for _ in range(self.n):
+            if not 0 <= balance < limit:  # a negative balance rounds away from zero: leave it to Decimal
+                return self._max_installment_decimal(financed, payment)
+            interest = (balance * twice + unit) // double_unit  # round half up of balance × rate, in cents
+            last, balance = balance + interest, balance - (pay - interest)
+        last = Decimal(last).scaleb(-2)  # the last row pays its balance plus interest
+        return last if self.n == 1 else max(payment, last)
+
+    def first_installment(self, financed: Decimal) -> Decimal:
+        """``finance(financed, ...).installment_amount``: the PMT, or the only row's payment."""
+        return self.installment(to_cents(financed)) if self.n > 1 else self.max_installment(financed)
+
+    def _max_installment_decimal(self, financed: Decimal, payment: Decimal) -> Decimal:
+        rate, balance = self.rate, financed
         for _ in range(self.n - 1):  # same operations (and context) as the schedule's rows
             balance -= payment - to_cents(balance * rate)
         last = balance + to_cents(balance * rate)
