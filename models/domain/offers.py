@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from typing import Callable
 from uuid import uuid4
 
@@ -91,8 +92,14 @@ def largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> Financed
 
     The search runs on principals and net amounts (``TermMath`` gives their exact
     largest installment and net amount); only the principal found is financed
-    in full.
+    in full. Results are kept for a while: the analysis asks for the standard
+    quote twice (offers, then limits), and quotes are immutable.
     """
+    return _largest_quote(ctx, result, n)
+
+
+@lru_cache(maxsize=64)
+def _largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> FinancedAmounts | None:
     if ctx.margin < to_cents(ctx.pricing.min_installment_amount):
         return None
     math = ctx.term_math(n)
