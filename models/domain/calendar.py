@@ -82,6 +82,12 @@ def add_months(day: date, months: int, day_of_month: int | None = None) -> date:
     return date(year, month, min(day_of_month or day.day, last))
 
 
+@lru_cache(maxsize=1024)
+def due_dates(first_due_date: date, n: int) -> tuple[date, ...]:
+    """Monthly due dates of an ``n``-installment loan: ``add_months(first_due_date, k)`` for k < n."""
+    return tuple(add_months(first_due_date, number) for number in range(n))
+
+
 def _local_instant(day: date, at: time) -> datetime:
     return to_utc(datetime.combine(day, at, tzinfo=SAO_PAULO))
 

@@ -43,7 +43,8 @@ def _year_fraction(release: date, when: date, basis: str) -> float:
 
 def _solve_annual(fc0: float, flows: list[tuple[float, float]]) -> float:
     def excess(rate: float) -> float:
-        return sum(amount / (1 + rate) ** years for years, amount in flows) - fc0
+        base = 1 + rate
+        return sum([amount / base ** years for years, amount in flows]) - fc0
 
     low, high = -0.99, 1.0
     while excess(high) > 0:  # widen until the present value falls below FC0
@@ -52,10 +53,12 @@ def _solve_annual(fc0: float, flows: list[tuple[float, float]]) -> float:
             raise ArithmeticError("CET does not converge")
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2
-        if excess(middle) > 0:
-            low = middle
-        else:
-            high = middle
+        bracket = (middle, high) if excess(middle) > 0 else (low, middle)
+        # Each step is a function of (low, high) alone: once a step changes nothing (the bracket is two
+        # adjacent floats, after ~55 steps), the remaining ones would not either, so stop there.
+        if bracket == (low, high):
+            break
+        low, high = bracket
     return (low + high) / 2
 
 

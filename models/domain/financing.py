@@ -12,10 +12,9 @@ from decimal import Decimal
 
 from models.domain.errors import ValidationFailed
 from models.domain.iof import IofRates, price_iof_amount
-from models.domain.money import CENT, ZERO, to_cents
+from models.domain.money import ZERO, to_cents
 from models.domain.price import Installment, amortization_schedule
-
-_MAX_STEPS = 10_000
+from models.domain.quote_solver import term_math
 
 
 @dataclass(frozen=True)
@@ -74,27 +73,13 @@ def gross_up(
     cent. IOF (on exact amortizations) and the premium are rounded linear
     functions of the principal, so the net amount moves by at most a cent per
     cent of principal and trends upward: the walk cannot jump over the target
-    and always ends on an exact match.
+    and always ends on an exact match. The walk runs on
+    :class:`~models.domain.quote_solver.TermMath` (exact net amounts without
+    building schedules); only the principal it settles on is financed in full.
     """
-    net_amount = to_cents(net_amount)
-    if net_amount <= 0:
+    if to_cents(net_amount) <= 0:
         raise ValidationFailed("Loan amount must be positive.", details={"field": "loan_amount"})
-
-    def quote(financed: Decimal) -> FinancedAmounts:
-        return finance(financed, monthly_rate, n, disbursement_date, first_due_date, iof_rates, tac, insurance_rate)
-
-    financed = net_amount + to_cents(tac)
-    for _ in range(50):
-        gap = net_amount - quote(financed).net_amount
-        if gap == 0:
-            return quote(financed)
-        if abs(gap) <= CENT:
-            break
-        financed += gap
-    for _ in range(_MAX_STEPS):
-        current = quote(financed)
-        gap = net_amount - current.net_amount
-        if gap == 0:
-            return current
-        financed += CENT if gap > 0 else -CENT
-    raise ArithmeticError(f"gross-up did not converge for net {net_amount}")  # pragma: no cover
+    math = term_math(Decimal(monthly_rate), n, disbursement_date, first_due_date, iof_rates, tac,
+                     Decimal(insurance_rate))
+    financed = math.solve_financed(net_amount)
+    return finance(financed, monthly_rate, n, disbursement_date, first_due_date, iof_rates, tac, insurance_rate)

@@ -7,11 +7,12 @@ table so a decree changing them only adds a row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date
 from decimal import Decimal, localcontext
 from typing import Iterable
 
-from models.domain.calendar import add_months
+from models.domain.calendar import due_dates
 from models.domain.money import WORKING_PRECISION, to_cents
 from models.domain.price import Installment
 
@@ -63,13 +64,42 @@ def price_iof_amount(
     two; contracts must carry the offer's IOF, not a recomputation.
     """
     principal, rate = Decimal(principal), Decimal(monthly_rate)
+    powers, dues = discount_powers(rate, n), due_dates(first_due_date, n)
     with localcontext() as ctx:
         ctx.prec = WORKING_PRECISION
-        growth = (1 + rate) ** n
+        growth = powers[-1] if n > 0 else (1 + rate) ** n
         payment = principal / n if rate == 0 else principal * rate * growth / (growth - 1)
         weighted_days = Decimal(0)
         for number in range(1, n + 1):
-            amortization = payment if rate == 0 else payment / (1 + rate) ** (n - number + 1)
-            days = (add_months(first_due_date, number - 1) - disbursement_date).days
+            amortization = payment if rate == 0 else payment / powers[n - number]  # (1 + rate) ** (n - number + 1)
+            days = (dues[number - 1] - disbursement_date).days
             weighted_days += amortization * min(max(days, 0), rates.max_days)
         return to_cents(principal * rates.flat + weighted_days * rates.daily)
+
+
+def discount_powers(rate: Decimal, n: int) -> tuple[Decimal, ...]:
+    """``(1 + rate) ** j`` for j = 1..n at the working precision (the same values as computed inline)."""
+    return _discount_powers(str(Decimal(rate)), n)
+
+
+@lru_cache(maxsize=512)
+def _discount_powers(rate_text: str, n: int) -> tuple[Decimal, ...]:
+    base = Decimal(rate_text)
+    with localcontext() as ctx:
+        ctx.prec = WORKING_PRECISION
+        return tuple((1 + base) ** j for j in range(1, n + 1))
+
+
+def weighted_days_per_unit(rate: Decimal, n: int, first_due_date: date, disbursement_date: date, max_days: int) -> Decimal:
+    """``K`` such that the IOF-day sum of a principal P on exact amortizations is ``P·K``.
+
+    Computed in the caller's context precision; :mod:`quote_solver` uses it for
+    the closed form and lets the exact function settle near-half-cent cases.
+    """
+    dues = due_dates(first_due_date, n)
+    days = [min(max((due - disbursement_date).days, 0), max_days) for due in dues]
+    if rate == 0:
+        return Decimal(sum(days)) / n
+    powers = discount_powers(rate, n)
+    first_amortization = rate * powers[-1] / (powers[-1] - 1)  # per unit of principal
+    return sum((first_amortization / powers[n - number] * days[number - 1] for number in range(1, n + 1)), Decimal(0))

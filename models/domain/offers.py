@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from typing import Callable
 from uuid import uuid4
 
@@ -25,6 +26,7 @@ from models.domain.iof import rates_in_force
 from models.domain.money import CENT, ZERO, floor_cents, percent, to_cents
 from models.domain.price import annual_rate, present_value, price_installment
 from models.domain.pricing import AnalysisResult, Pricing, amount_cap, max_term, rate_for
+from models.domain.quote_solver import TermMath, term_math
 
 _MAX_TRIMS = 500
 HALF_CENT = Decimal("0.005")
@@ -53,6 +55,12 @@ class QuoteContext:
                        rates_in_force(self.pricing.iof_rates, self.disbursement_date),
                        self.pricing.tac, self.insurance_rate)
 
+    def term_math(self, n: int) -> TermMath:
+        """Exact net amounts and largest installments over ``n`` months, for the searches."""
+        return term_math(self.rate, n, self.disbursement_date, self.first_due_date,
+                         rates_in_force(self.pricing.iof_rates, self.disbursement_date),
+                         self.pricing.tac, self.insurance_rate)
+
     @property
     def insurance_rate(self) -> Decimal:
         return Decimal(self.pricing.insurance_rate) if self.insured else ZERO
@@ -80,32 +88,50 @@ def margin_shortfall(ctx: QuoteContext, n: int) -> BusinessRuleViolation:
 
 
 def largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> FinancedAmounts | None:
-    """Largest net amount over ``n`` months whose every installment fits the margin."""
+    """Largest net amount over ``n`` months whose every installment fits the margin.
+
+    The search runs on principals and net amounts (``TermMath`` gives their exact
+    largest installment and net amount); only the principal found is financed
+    in full. Results are kept for a while: the analysis asks for the standard
+    quote twice (offers, then limits), and quotes are immutable.
+    """
+    return _largest_quote(ctx, result, n)
+
+
+@lru_cache(maxsize=64)
+def _largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> FinancedAmounts | None:
     if ctx.margin < to_cents(ctx.pricing.min_installment_amount):
         return None
+    math = ctx.term_math(n)
+
+    def fits(financed: Decimal, net: Decimal) -> bool:
+        return math.max_installment(financed) <= ctx.margin or net <= 0
+
     # Any PMT below margin + half a cent rounds to the margin, so start just above.
-    quote = ctx.finance(floor_cents(present_value(ctx.margin + HALF_CENT, ctx.rate, n)), n)
-    quote = _trim_to_margin(ctx, quote, lambda q: ctx.finance(q.financed_amount - CENT, n))
+    financed = to_cents(floor_cents(present_value(ctx.margin + HALF_CENT, ctx.rate, n)))
+    financed = _trim(lambda f: fits(f, math.net_amount(f)), financed, lambda f: f - CENT)
     cap = floor_cents(amount_cap(result, ctx.pricing))
-    quote = ctx.gross_up(min(quote.net_amount, cap), n)
-    quote = _trim_to_margin(ctx, quote, lambda q: ctx.gross_up(q.net_amount - CENT, n))
+    net = to_cents(min(math.net_amount(financed), cap))
+    net = _trim(lambda amount: fits(math.solve_financed(amount), amount), net, lambda amount: amount - CENT)
+    financed = math.solve_financed(net)
     for _ in range(_MAX_TRIMS):  # rounding is not monotonic: climb while a cent more still fits
-        if quote.net_amount >= cap:
+        if net >= cap:
             break
-        bigger = ctx.gross_up(quote.net_amount + CENT, n)
-        if bigger.max_installment > ctx.margin:
+        bigger = math.solve_financed(net + CENT)
+        if math.max_installment(bigger) > ctx.margin:
             break
-        quote = bigger
+        net, financed = net + CENT, bigger
+    quote = ctx.finance(financed, n)
     return quote if quote.net_amount >= to_cents(ctx.pricing.min_amount) else None
 
 
-def _trim_to_margin(ctx: QuoteContext, quote: FinancedAmounts, smaller) -> FinancedAmounts:
+def _trim(fits, start: Decimal, smaller) -> Decimal:
     # The last row carries compounded rounding cents, so trim until every row fits.
     for _ in range(_MAX_TRIMS):
-        if quote.max_installment <= ctx.margin or quote.net_amount <= 0:
-            return quote
-        quote = smaller(quote)
-    return quote  # pragma: no cover
+        if fits(start):
+            return start
+        start = smaller(start)
+    return start  # pragma: no cover
 
 
 def offer_dict(

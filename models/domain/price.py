@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, localcontext
 
-from models.domain.calendar import add_months
+from models.domain.calendar import due_dates
 from models.domain.errors import ValidationFailed
 from models.domain.money import WORKING_PRECISION, to_cents
 
@@ -55,6 +55,7 @@ def amortization_schedule(
     principal, rate = to_cents(principal), Decimal(monthly_rate)
     payment = price_installment(principal, rate, n)
     balance = principal
+    dues = due_dates(first_due_date, n)
     rows: list[Installment] = []
     for number in range(1, n + 1):
         interest = to_cents(balance * rate)
@@ -64,8 +65,7 @@ def amortization_schedule(
         else:
             amortization = payment - interest
         balance -= amortization
-        due = add_months(first_due_date, number - 1)
-        rows.append(Installment(number, due, payment, interest, amortization, balance))
+        rows.append(Installment(number, dues[number - 1], payment, interest, amortization, balance))
     return rows
 
 

@@ -48,10 +48,12 @@ def simulate_by_loan_amount(
     terms = [n for n in STANDARD_TERMS if pricing.min_installments <= n <= max_term(result, pricing)]
     offers = []
     for priority, n in enumerate(terms, start=1):
-        quote = ctx.gross_up(amount, n)
-        if quote.max_installment <= ctx.margin and quote.installment_amount >= to_cents(pricing.min_installment_amount):
-            offers.append(offer_dict(quote, ctx, proposal_id=proposal_id, now=now, id_factory=id_factory,
-                                     priority=priority, promotional=result.promotional))
+        math = ctx.term_math(n)  # check the term on exact figures; finance in full only the terms offered
+        financed = math.solve_financed(amount)
+        if math.max_installment(financed) <= ctx.margin and \
+                math.first_installment(financed) >= to_cents(pricing.min_installment_amount):
+            offers.append(offer_dict(ctx.finance(financed, n), ctx, proposal_id=proposal_id, now=now,
+                                     id_factory=id_factory, priority=priority, promotional=result.promotional))
     if not offers:
         raise margin_shortfall(ctx, terms[-1] if terms else max(pricing.min_installments, 1))
     return offers
