@@ -5,6 +5,9 @@
 * (origin, <sort column>, id) b-trees serve each of the six sorts, with the id tie-break, as an
   ordered index scan that stops after one page; (origin, status, created_at) and
   (origin, bank_code, created_at) serve the equality filters with the default sort.
+* (origin) INCLUDE (full_name | email) let the listing total of a common partial match (13,000+
+  rows: "silva", "gmail") be an index-only scan instead of a heap visit per row: about half the
+  time measured on 200,000 proposals of one origin.
 * proposal_status_count (models/db/proposal_counts.py) gives the listing total without a count(*).
 SQLite (tests, ``make run``) keeps the peewee-declared indexes only. Every statement is
 idempotent, so create_schema can run at each start.
@@ -24,6 +27,8 @@ BTREE_INDEXES = {
     "proposal_origin_name_id": "(origin, full_name, id)",
     "proposal_origin_status_created": "(origin, status, created_at)",
     "proposal_origin_bank_created": "(origin, bank_code, created_at)",
+    "proposal_origin_cover_name": "(origin) INCLUDE (full_name)",
+    "proposal_origin_cover_email": "(origin) INCLUDE (email)",
     "contract_cpf_paid": "ON contract (cpf, disbursement_paid_at)",
     "credit_analysis_cpf_origin_approved": "ON credit_analysis (cpf, origin, approved_at)",
 }
