@@ -79,20 +79,6 @@ def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
     return Proposal.get_by_id(proposal.id)
 
 
-def fresh_auth_headers(code: str = "PARTNER_A") -> dict:
-    """Bearer headers issued at the current (possibly frozen) time, never cached.
-
-    The suite's ``auth`` fixture caches tokens for the session; a token issued under freezegun
-    would be expired (or not yet valid) for tests running at another time.
-    """
-    from models.services.tokens import issue_token
-    from models.settings import current
-
-    client_id = {"PARTNER_A": "sandbox-partner-a", "PARTNER_B": "sandbox-partner-b"}[code]
-    token = issue_token(current(), origin=code, client_id=client_id)["access_token"]
-    return {"Authorization": f"Bearer {token}", "Accept": "application/json"}
-
-
 # A Tuesday, 12:00 in São Paulo: a business day, outside the payroll maintenance window.
 BUSINESS_NOON = "2026-03-10T15:00:00Z"
 
@@ -102,12 +88,6 @@ def business_day(app):
     """Run the test at BUSINESS_NOON with the clock ticking (workers see the same clock)."""
     with freezegun.freeze_time(BUSINESS_NOON, tick=True) as frozen:
         yield frozen
-
-
-@pytest.fixture
-def fresh_auth(app):
-    """``auth`` replacement for frozen-time tests (see fresh_auth_headers)."""
-    return fresh_auth_headers
 
 
 def signing_path(contract_body: dict) -> str:

@@ -3,11 +3,11 @@ import freezegun
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from tests.contract_fixtures import awaiting_signature, business_day, fresh_auth, history, signing_path  # noqa: F401
+from tests.contract_fixtures import awaiting_signature, business_day, history, signing_path  # noqa: F401
 
 
-def test_unsigned_contract_expires_exactly_at_the_deadline(client, fresh_auth, drain, business_day):
-    proposal, contract = awaiting_signature(client, fresh_auth, drain)  # Tuesday 12:00 local
+def test_unsigned_contract_expires_exactly_at_the_deadline(client, auth, drain, business_day):
+    proposal, contract = awaiting_signature(client, auth, drain)  # Tuesday 12:00 local
     assert contract["digital_signature"]["expires_at"] == "2026-03-12T00:00:00.000Z"  # Wednesday 21:00 local
     with freezegun.freeze_time("2026-03-11T23:59:59Z"):
         drain()
@@ -19,16 +19,16 @@ def test_unsigned_contract_expires_exactly_at_the_deadline(client, fresh_auth, d
     assert (row.status, row.signature_status, row.funding_canceled_at is not None) == ("EXPIRED", "EXPIRED", True)
 
 
-def test_signing_after_expiry_changes_nothing(client, fresh_auth, drain, business_day):
-    proposal, contract = awaiting_signature(client, fresh_auth, drain)
+def test_signing_after_expiry_changes_nothing(client, auth, drain, business_day):
+    proposal, contract = awaiting_signature(client, auth, drain)
     with freezegun.freeze_time("2026-03-12T00:00:01Z", tick=True):
         drain()
         assert client.post(signing_path(contract), json={}).status_code == 409  # the provider closed it
     assert history(proposal.id)[-1] == "EXPIRED"
 
 
-def test_signed_contract_cancels_its_expiry(client, fresh_auth, drain, business_day):
-    proposal, contract = awaiting_signature(client, fresh_auth, drain)
+def test_signed_contract_cancels_its_expiry(client, auth, drain, business_day):
+    proposal, contract = awaiting_signature(client, auth, drain)
     client.post(signing_path(contract), json={})
     drain()
     with freezegun.freeze_time("2026-03-12T00:00:01Z", tick=True):

@@ -7,16 +7,16 @@ from models.db.sandbox_providers import SandboxFundingApplication, SandboxSignin
 from models.domain.clock import isoformat_z
 from models.external.funding.sandbox import SandboxFunding
 from models.external.http_base import ExternalError
-from tests.contract_fixtures import awaiting_signature, business_day, fresh_auth, pre_accepted_proposal  # noqa: F401
+from tests.contract_fixtures import awaiting_signature, business_day, pre_accepted_proposal  # noqa: F401
 
 
 def cancel(client, headers, proposal_id, partner="PARTNER_A"):
     return client.post(f"/v1/proposals/{proposal_id}/cancel", headers=headers(partner))
 
 
-def test_cancel_while_awaiting_signature(client, fresh_auth, drain, business_day):
-    proposal, contract = awaiting_signature(client, fresh_auth, drain)
-    response = cancel(client, fresh_auth, proposal.id)
+def test_cancel_while_awaiting_signature(client, auth, drain, business_day):
+    proposal, contract = awaiting_signature(client, auth, drain)
+    response = cancel(client, auth, proposal.id)
     saved = Proposal.get_by_id(proposal.id)
     assert (response.status_code, response.json) == (200, {
         "id": proposal.id, "cpf": proposal.cpf, "full_name": "MARIA DA SILVA", "status": "CANCELED",
@@ -28,29 +28,29 @@ def test_cancel_while_awaiting_signature(client, fresh_auth, drain, business_day
     assert SandboxSigningProcess.get_by_id(row.unico_process_id).status == "CANCELED"
 
 
-def test_cancel_succeeds_even_when_the_funder_refuses(client, fresh_auth, drain, business_day, monkeypatch):
-    proposal, contract = awaiting_signature(client, fresh_auth, drain)
+def test_cancel_succeeds_even_when_the_funder_refuses(client, auth, drain, business_day, monkeypatch):
+    proposal, contract = awaiting_signature(client, auth, drain)
 
     def refuse(self, application_id):
         raise ExternalError("application locked by the funder", status_code=422)
 
     monkeypatch.setattr(SandboxFunding, "cancel_application", refuse)
-    assert cancel(client, fresh_auth, proposal.id).json["status"] == "CANCELED"
+    assert cancel(client, auth, proposal.id).json["status"] == "CANCELED"
     drain()
     row = Contract.get_by_id(contract["contract_id"])
     assert (Proposal.get_by_id(proposal.id).status, row.funding_canceled_at) == ("CANCELED", None)
     assert row.funding_cancel_error == "application locked by the funder"
 
 
-def test_cancel_in_contract_generated_is_allowed(client, fresh_auth):
+def test_cancel_in_contract_generated_is_allowed(client, auth):
     proposal = pre_accepted_proposal(status="CONTRACT_GENERATED")
-    assert cancel(client, fresh_auth, proposal.id).json["status"] == "CANCELED"
+    assert cancel(client, auth, proposal.id).json["status"] == "CANCELED"
 
 
 @pytest.mark.parametrize("status", ["BANK_DATA_SUBMITTED", "SIGNED", "DISBURSED", "CANCELED"])
-def test_cancel_refused_in_other_statuses(client, fresh_auth, status):
+def test_cancel_refused_in_other_statuses(client, auth, status):
     proposal = pre_accepted_proposal(status=status)
-    response = cancel(client, fresh_auth, proposal.id)
+    response = cancel(client, auth, proposal.id)
     assert (response.status_code, response.json) == (400, {
         "statusCode": 400, "error": "Bad Request", "errorCode": "INVALID_STATUS_FOR_CANCEL",
         "message": f"Proposal in status {status} cannot be canceled; allowed only in CONTRACT_GENERATED or "
@@ -59,6 +59,6 @@ def test_cancel_refused_in_other_statuses(client, fresh_auth, status):
     assert Proposal.get_by_id(proposal.id).status == status
 
 
-def test_cancel_unknown_proposal_is_404(client, fresh_auth):
-    response = cancel(client, fresh_auth, "0f8fad5b-d9cb-469f-a165-70867728950e")
+def test_cancel_unknown_proposal_is_404(client, auth):
+    response = cancel(client, auth, "0f8fad5b-d9cb-469f-a165-70867728950e")
     assert response.status_code == 404

@@ -6,7 +6,7 @@ import pytest
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.services.callback_auth import sign
-from tests.contract_fixtures import (awaiting_signature, business_day, fresh_auth, history,  # noqa: F401
+from tests.contract_fixtures import (awaiting_signature, business_day, history,  # noqa: F401
                                      signing_path)
 
 SECRET = "test-esignature-callback-secret"
@@ -21,8 +21,8 @@ def callback(client, body: dict, secret: str = SECRET):
 
 
 @pytest.fixture
-def waiting(client, fresh_auth, drain, business_day):
-    return awaiting_signature(client, fresh_auth, drain)
+def waiting(client, auth, drain, business_day):
+    return awaiting_signature(client, auth, drain)
 
 
 def test_all_checks_passing_signs(client, drain, waiting):
@@ -47,18 +47,18 @@ def test_any_failing_check_is_signature_failed(client, drain, waiting, field, va
     assert row.signature_result[field] == value
 
 
-def test_signing_page_redirects_to_the_partner_after_completion(client, fresh_auth, drain, business_day):
-    _, contract = awaiting_signature(client, fresh_auth, drain, redirect_url="https://partner.example/back")
+def test_signing_page_redirects_to_the_partner_after_completion(client, auth, drain, business_day):
+    _, contract = awaiting_signature(client, auth, drain, redirect_url="https://partner.example/back")
     response = client.post(signing_path(contract), json={})
     assert (response.status_code, response.headers["Location"]) == (303, "https://partner.example/back")
     drain()
 
 
-def test_opening_the_page_marks_in_progress(client, fresh_auth, drain, waiting):
+def test_opening_the_page_marks_in_progress(client, auth, drain, waiting):
     proposal, contract = waiting
     assert client.get(signing_path(contract)).status_code == 200
     drain()
-    body = client.get(f"/v1/proposals/{proposal.id}/contract", headers=fresh_auth()).json
+    body = client.get(f"/v1/proposals/{proposal.id}/contract", headers=auth()).json
     assert (body["proposal_status"], body["digital_signature"]["status"]) == ("AWAITING_SIGNATURE", "IN_PROGRESS")
 
 

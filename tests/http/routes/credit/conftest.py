@@ -15,18 +15,10 @@ _phones = itertools.count(987650000)
 class Flow:
     """Drives one proposal through the API as a partner would."""
 
-    def __init__(self, client, drain) -> None:
-        self.client, self.drain = client, drain
-
-    @staticmethod
-    def auth(partner: str = "PARTNER_A") -> dict:
-        # A fresh token per call, issued under the (frozen, moving) test clock: the session-wide
-        # token cache of tests/conftest.py would hand out tokens from another instant.
-        from models.services.tokens import issue_token
-        from models.settings import current
-
-        token = issue_token(current(), origin=partner, client_id=partner.lower())["access_token"]
-        return {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    def __init__(self, client, drain, auth) -> None:
+        # ``auth`` (tests/conftest.py) re-issues the token whenever the frozen clock has moved
+        # outside its validity, so moving the clock in a test needs nothing here.
+        self.client, self.drain, self.auth = client, drain, auth
 
     def post(self, url: str, body=None, partner: str = "PARTNER_A", **kwargs):
         return self.client.post(f"/v1{url}", json=body, headers=self.auth(partner), **kwargs)
@@ -96,8 +88,8 @@ def advance(business_clock):
 
 
 @pytest.fixture
-def flow(client, drain):
-    yield Flow(client, drain)
+def flow(client, drain, auth):
+    yield Flow(client, drain, auth)
     # Finish the work this test caused (status events, analyses) before the next test empties
     # the tables; a message still running then would fail on a row that no longer exists.
     drain()
