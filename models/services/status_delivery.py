@@ -15,6 +15,7 @@ from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
 from models.services import deliveries, status_events
 from models.services.deliveries import DELIVERED, FAILED, PENDING, SKIPPED
+from models.services.proposal_lock import locked_proposal
 from models.services.unit_of_work import enqueue, unit_of_work
 from models.services.webhook_signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import current
@@ -84,7 +85,13 @@ def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
     if now() - delivery.created_at > timedelta(seconds=settings.hold_max_seconds):
         log.warning("status event %s sent out of order after waiting %ss", delivery.id, settings.hold_max_seconds)
         return False
-    with unit_of_work():  # the earlier event's end also releases this one at once (see _close)
+    # Decided under the proposal's lock, as _finish releases under it: either the earlier event's
+    # end sees this one waiting and releases it, or this check sees the earlier one final. Without
+    # the lock both can miss each other and this event waits for the durable re-check.
+    with unit_of_work():
+        locked_proposal(delivery.proposal_id)
+        if not status_events.earlier_pending(delivery):
+            return False
         enqueue(ACTOR, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
     return True
 
@@ -115,7 +122,8 @@ def _close(delivery: WebhookDelivery, status: str, error: str | None = None) -> 
 
 
 def _finish(delivery: WebhookDelivery, status: str, error: str | None) -> str:
-    """_close's work, inside the caller's unit_of_work."""
+    """_close's work, inside the caller's unit_of_work (under the proposal's lock, see _held)."""
+    locked_proposal(delivery.proposal_id)
     deliveries.finish(delivery, status, error=error)
     waiting = status_events.next_waiting_change(delivery)
     if waiting is not None:
