@@ -46,7 +46,7 @@ _booted: dict[str, object] = {}
 
 
 def configure_logging(settings: Settings) -> None:
-    from models.services.logs import configure
+    from models.services.platform.logs import configure
 
     configure(settings.log_level)
 
@@ -65,17 +65,18 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
     configure_broker(settings)
     import actors  # noqa: F401  (binds every actor to the broker chosen above)
-    from models.services import unit_of_work, wakeups
+    from models.services.platform import unit_of_work
+    from models.services.platform import wakeups
     from rabbitmq.outbox_relay import relay_due
 
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
     from models.db.database import db, startup_lock
-    from models.services.auction_polling import schedule_next_poll
+    from models.services.webhooks.auction_polling import schedule_next_poll
 
     with db.connection_context():
         if settings.seed_sandbox_partners:
-            from models.services.partners import seed_sandbox_partners
+            from models.services.partners.accounts import seed_sandbox_partners
 
             with startup_lock():  # processes starting together on a fresh database seed once
                 seed_sandbox_partners(settings.credential_environment)
@@ -109,7 +110,7 @@ def create_app(settings: Settings | None = None):
     docs = importlib.import_module(f"{HTTP_PACKAGE}.docs")
     health = importlib.import_module(f"{HTTP_PACKAGE}.health")
     observability = importlib.import_module(f"{HTTP_PACKAGE}.observability")
-    from models.services.request_context import bind_request_id, reset_request_id
+    from models.services.platform.request_context import bind_request_id, reset_request_id
 
     app = Flask("consignado", root_path=str(ROOT))
     app.config.update(
@@ -152,7 +153,7 @@ def create_app(settings: Settings | None = None):
 
     commands.install(app)
     if is_postgres() and "listener" not in _booted:
-        from models.services.wakeups import PostgresListener
+        from models.services.platform.wakeups import PostgresListener
 
         listener = PostgresListener(_postgres_dsn(settings.database_url))
         listener.start()

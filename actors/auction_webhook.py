@@ -10,7 +10,7 @@ from rabbitmq.queues import AUCTION_WEBHOOK, queue_name
                 min_backoff=1000, max_backoff=30000)
 def deliver_auction(delivery_id: str) -> None:
     """Post the auction proposal to one partner, or schedule the next attempt."""
-    from models.services.auction_delivery import deliver
+    from models.services.webhooks.auction_delivery import deliver
 
     deliver(delivery_id)
 
@@ -21,8 +21,8 @@ def poll_auction_proposals() -> None:
     """Read new auction proposals from the payroll system and ingest them (idempotent), then
     schedule the next poll when polling on a schedule is on."""
     from models.external.auctions import get_auction_source
-    from models.services.auction_delivery import ingest
-    from models.services.auction_polling import schedule_next_poll
+    from models.services.webhooks.auction_delivery import ingest
+    from models.services.webhooks.auction_polling import schedule_next_poll
 
     for offer in get_auction_source().fetch_new():
         ingest(offer)

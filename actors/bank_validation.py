@@ -8,6 +8,6 @@ from rabbitmq.queues import BANK_VALIDATION, queue_name
                 min_backoff=200, max_backoff=1000)
 def validate_bank_data(submission_id: str) -> None:
     """Confirm the submission's Pix key and save the data or record the refusal (idempotent)."""
-    from models.services.bank_validation import validate
+    from models.services.banking.pix_validation import validate
 
     validate(submission_id)

@@ -9,7 +9,7 @@ from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
                 min_backoff=1000, max_backoff=30000)
 def generate_contract(contract_id: str) -> None:
     """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
-    from models.services.contracts import generate
+    from models.services.contract.generation import generate
 
     generate(contract_id)
 
@@ -17,7 +17,7 @@ def generate_contract(contract_id: str) -> None:
 @dramatiq.actor(actor_name="contract_watchdog", queue_name=queue_name(SCHEDULER), max_retries=3)
 def contract_watchdog(contract_id: str) -> None:
     """Released by the durable scheduler 3 minutes after the start: fail an unfinished generation."""
-    from models.services.contracts import watchdog
+    from models.services.contract.generation import watchdog
 
     watchdog(contract_id)
 
@@ -25,7 +25,7 @@ def contract_watchdog(contract_id: str) -> None:
 @dramatiq.actor(actor_name="expire_signature", queue_name=queue_name(SCHEDULER), max_retries=3)
 def expire_signature(contract_id: str) -> None:
     """Released at the signature deadline: an unsigned contract becomes EXPIRED."""
-    from models.services.signatures import expire
+    from models.services.contract.signature import expire
 
     expire(contract_id)
 
@@ -34,6 +34,6 @@ def expire_signature(contract_id: str) -> None:
                 min_backoff=5000, max_backoff=300000)
 def release_contract(contract_id: str) -> None:
     """Cancel the funding application and the signing process (best effort, retried)."""
-    from models.services.contract_release import release
+    from models.services.contract.release import release
 
     release(contract_id)

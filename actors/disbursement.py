@@ -8,7 +8,7 @@ from rabbitmq.queues import DISBURSEMENT, queue_name
                 min_backoff=1000, max_backoff=60000)
 def process_signed_contract(contract_id: str) -> None:
     """SIGNED: fraud analysis when needed, else endorsement."""
-    from models.services.post_signature import route_signed
+    from models.services.disbursement.post_signature import route_signed
 
     route_signed(contract_id)
 
@@ -17,7 +17,7 @@ def process_signed_contract(contract_id: str) -> None:
                 min_backoff=1000, max_backoff=60000)
 def run_fraud_analysis(contract_id: str) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED or ANALYSIS_REPROVED."""
-    from models.services.post_signature import decide_fraud
+    from models.services.disbursement.post_signature import decide_fraud
 
     decide_fraud(contract_id)
 
@@ -26,7 +26,7 @@ def run_fraud_analysis(contract_id: str) -> None:
                 min_backoff=1000, max_backoff=300000)
 def endorse_contract(contract_id: str) -> None:
     """Payroll endorsement (ERROR and re-queued past the maintenance window), then the payment schedule."""
-    from models.services.post_signature import endorse
+    from models.services.disbursement.post_signature import endorse
 
     endorse(contract_id)
 
@@ -35,6 +35,6 @@ def endorse_contract(contract_id: str) -> None:
                 min_backoff=500, max_backoff=300000)
 def disburse(contract_id: str) -> None:
     """Pay the customer once (idempotency key) and record DISBURSED or DISBURSEMENT_FAILED."""
-    from models.services.disbursement import disburse as pay
+    from models.services.disbursement.payment import disburse as pay
 
     pay(contract_id)

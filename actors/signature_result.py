@@ -8,6 +8,6 @@ from rabbitmq.queues import SIGNATURE_RESULT, queue_name
                 min_backoff=500, max_backoff=10000)
 def handle_signature_result(process_id: str, event: str, results: dict) -> None:
     """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates ignored)."""
-    from models.services.signatures import handle_result
+    from models.services.contract.signature import handle_result
 
     handle_result(process_id, event, results)

@@ -1,7 +1,7 @@
 """Status-change webhook actor: one message per recorded status change (see status_delivery)."""
 import dramatiq
 
-from models.services.status_delivery import DeliveryExhausted, RetryLater, deliver
+from models.services.webhooks.status_delivery import DeliveryExhausted, RetryLater, deliver
 from rabbitmq.queues import STATUS_WEBHOOK, queue_name
 
 

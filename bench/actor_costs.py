@@ -1,8 +1,8 @@
 """Mean cost per call of four hot paths, in one process, without load:
 
-* ``generate_contract``      - models.services.contracts.generate (funding, terms, PDF, signing process)
-* ``deliver_status_change``  - models.services.status_delivery.deliver (partner without a URL: SKIPPED)
-* ``handle_signature_result`` - models.services.signatures.handle_result (STARTED, then FINISHED)
+* ``generate_contract``      - models.services.contract.generation.generate (funding, terms, PDF, signing process)
+* ``deliver_status_change``  - models.services.webhooks.status_delivery.deliver (partner without a URL: SKIPPED)
+* ``handle_signature_result`` - models.services.contract.signature.handle_result (STARTED, then FINISHED)
 * ``GET /v1/proposals/<id>`` - the detail route through the Flask test client
 
     /work/main/.venv/bin/python -m bench.actor_costs [--n 40] [--database-url URL] [--baseline main]
@@ -59,8 +59,8 @@ def _proposal(cpf: str):
     from models.db.analysis import CreditAnalysis, Offer
     from models.db.proposals import Consent, Proposal, StatusChange
     from models.domain.clock import now
-    from models.domain.offers import build_offers
-    from models.domain.pricing import AnalysisResult, Pricing
+    from models.domain.loan.offers import build_offers
+    from models.domain.loan.pricing import AnalysisResult, Pricing
 
     pricing = Pricing(monthly_rate=Decimal("0.0199"), tac=Decimal("0.00"), insurance_rate=Decimal("0.035"),
                       min_amount=Decimal("300.00"), max_amount=Decimal("150000.00"),
@@ -103,9 +103,11 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
     from models.db.database import db
     from models.db.proposals import StatusChange
     from models.external.esignature.sandbox import PASSING_RESULTS
-    from models.services import contracts, signatures, status_delivery
-    from models.services.proposal_lock import locked_proposal
-    from models.services.unit_of_work import unit_of_work
+    from models.services.contract import generation as contracts
+    from models.services.contract import signature as signatures
+    from models.services.webhooks import status_delivery
+    from models.services.platform.locks import locked_proposal
+    from models.services.platform.unit_of_work import unit_of_work
 
     with db.connection_context():
         proposal = _proposal(cpf)
@@ -133,8 +135,8 @@ def measure(n: int, warmup: int, detail_reads: int) -> dict:
     """{path: {"calls", "mean_ms", "p50_ms", "queries"}} over ``n`` proposals after ``warmup`` ones."""
     import app as composition
     from models.db.database import db
-    from models.services.tokens import issue_token
-    from models.services.unit_of_work import set_after_commit_publisher
+    from models.services.partners.tokens import issue_token
+    from models.services.platform.unit_of_work import set_after_commit_publisher
     from models.settings import current
 
     application = composition.create_app()

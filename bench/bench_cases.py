@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 from models.db.contracts import Contract
 from models.db.database import db
 from models.db.proposals import Proposal
-from models.services.tokens import issue_token
+from models.services.partners.tokens import issue_token
 from models.settings import current
 
 

@@ -36,7 +36,7 @@ def main(runs: int) -> None:
     import app as composition
     from models.db.analysis import CreditAnalysis
     from models.db.sandbox import SandboxMessage
-    from models.services.tokens import issue_token
+    from models.services.partners.tokens import issue_token
     from models.settings import current
 
     application = composition.create_app()

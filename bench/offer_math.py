@@ -22,9 +22,9 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 from models.domain.errors import DomainError
-from models.domain.loan_math import (
-    AnalysisResult, Pricing, build_offers, credit_limits, simulate_by_installments, simulate_by_loan_amount,
-)
+from models.domain.loan.offers import build_offers, credit_limits
+from models.domain.loan.pricing import AnalysisResult, Pricing
+from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
 
 D = Decimal
 PRICING = Pricing(monthly_rate=D("0.0199"), tac=D("0.00"), insurance_rate=D("0.035"), min_amount=D("300.00"),

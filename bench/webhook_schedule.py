@@ -33,9 +33,9 @@ def _one_run(failures: int, proposal_cpf: str) -> list[float]:
     from models.db.partners import Partner
     from models.db.proposals import Proposal
     from models.db.webhooks import WebhookDelivery
-    from models.services.partners import update_partner
-    from models.services.status import record_creation
-    from models.services.unit_of_work import unit_of_work
+    from models.services.partners.accounts import update_partner
+    from models.services.platform.proposal_status import record_creation
+    from models.services.platform.unit_of_work import unit_of_work
     from tests.support.receiver import LocalReceiver
 
     receiver = LocalReceiver(script=[503] * failures).start()

@@ -5,7 +5,7 @@ from flask import Flask, g, request
 
 from models.db.partners import Partner
 from models.db.proposals import Proposal
-from models.services.tokens import InvalidToken, verify_token
+from models.services.partners.tokens import InvalidToken, verify_token
 from models.settings import current
 
 from .errors import ApiError, error_response

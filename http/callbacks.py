@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from models.services import callback_auth
+from models.services.partners import callback_auth
 
 from .errors import error_response
 

@@ -21,7 +21,7 @@ def on_starting(server):
         import sys
 
         sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        from models.services.metrics import prune_dead_process_files
+        from models.services.platform.metrics import prune_dead_process_files
 
         os.makedirs(directory, exist_ok=True)
         prune_dead_process_files(directory)

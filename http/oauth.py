@@ -8,8 +8,8 @@ from werkzeug.routing import Rule
 
 from models.db.partners import PartnerCredential
 from models.domain.clock import now
-from models.services.partners import find_active_credential, secret_matches
-from models.services.tokens import issue_token
+from models.services.partners.accounts import find_active_credential, secret_matches
+from models.services.partners.tokens import issue_token
 from models.settings import current
 
 blp = Blueprint("oauth", __name__)

@@ -9,8 +9,8 @@ import time
 
 from flask import Blueprint, Flask, Response, g, request
 
-from models.services import metrics
-from models.services.request_context import current_request_id
+from models.services.platform import metrics
+from models.services.platform.request_context import current_request_id
 from models.settings import current
 
 log = logging.getLogger("access")

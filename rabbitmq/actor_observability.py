@@ -13,7 +13,8 @@ import time
 import dramatiq
 from dramatiq.middleware import Middleware
 
-from models.services import logs, metrics
+from models.services.platform import logs
+from models.services.platform import metrics
 
 log = logging.getLogger("actor")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dramatiq
 from dramatiq.middleware import Middleware
 
-from models.services import request_context
+from models.services.platform import request_context
 
 
 class DatabaseConnection(Middleware):

@@ -42,7 +42,7 @@ def run(pools, dramatiq: str) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from models.services.metrics import prune_dead_process_files
+        from models.services.platform.metrics import prune_dead_process_files
 
         os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
         prune_dead_process_files()

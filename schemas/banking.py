@@ -1,13 +1,13 @@
 """Banking data for disbursement (POST banking-data) and the authorised bank list."""
 from marshmallow import Schema, fields, validate
 
-from models.services.banking_input import ACCOUNT_TYPES
+from models.services.banking.options import ACCOUNT_TYPES
 
 DIGITS = "must contain digits only"
 
 
 class BankingDataSchema(Schema):
-    """Three mutually exclusive options; combination rules live in models/services/banking_input."""
+    """Three mutually exclusive options; combination rules live in models/services/banking/options."""
 
     bank_code = fields.String(validate=validate.Regexp(r"^\d{1,3}$", error="must be a COMPE code of up to 3 digits"),
                               metadata={"example": "001", "description": "3-digit COMPE code; leading zeros restored"})

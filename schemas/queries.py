@@ -5,7 +5,7 @@ are strings already formatted as ``YYYY-MM-DDTHH:mm:ss.sssZ`` by the views.
 """
 from marshmallow import Schema, fields, validate
 
-from models.services.query_params import SORTS, STATUS_CODES
+from models.services.queries.params import SORTS, STATUS_CODES
 
 ISO = {"format": "date-time", "example": "2026-05-11T13:45:00.000Z"}
 DAY = {"format": "date", "example": "2026-05-11"}

@@ -161,7 +161,7 @@ def token_for(app, _token_cache):
     """An access token for a sandbox partner, reused while valid at the current (maybe frozen) time,
     as partners are told to; re-issued when the clock has moved outside its validity."""
     from models.domain.clock import now
-    from models.services.tokens import issue_token
+    from models.services.partners.tokens import issue_token
     from models.settings import current
 
     def get(code: str = "PARTNER_A") -> str:

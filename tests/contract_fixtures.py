@@ -16,8 +16,8 @@ import pytest
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.domain.clock import now
-from models.domain.offers import build_offers
-from models.domain.pricing import AnalysisResult, Pricing
+from models.domain.loan.offers import build_offers
+from models.domain.loan.pricing import AnalysisResult, Pricing
 
 PRICING = Pricing(monthly_rate=Decimal("0.0179"), tac=Decimal("0.00"), insurance_rate=Decimal("0.02"),
                   min_amount=Decimal("500.00"), max_amount=Decimal("150000.00"),

@@ -7,7 +7,7 @@ import logging
 import threading
 from contextlib import contextmanager
 
-from models.services.logs import JsonFormatter
+from models.services.platform.logs import JsonFormatter
 
 
 class JsonLines(logging.Handler):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from models.services import unit_of_work
+from models.services.platform import unit_of_work
 from models.settings import current
 
 

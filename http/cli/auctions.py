@@ -14,7 +14,7 @@ from flask.cli import AppGroup
 from models.db.webhooks import AuctionProposal, WebhookDelivery
 from models.external.auctions import AuctionSourceError, get_auction_source
 from models.external.auctions.sandbox import make_offer
-from models.services.auction_delivery import ingest
+from models.services.webhooks.auction_delivery import ingest
 from models.settings import current
 
 from ._outbox import leave_for_sweeper

@@ -8,9 +8,9 @@ from flask.cli import AppGroup
 
 from models.db.proposals import Proposal
 from models.domain.errors import DomainError
-from models.services.cancellation import withdraw
-from models.services.proposal_lock import locked_proposal
-from models.services.unit_of_work import unit_of_work
+from models.services.contract.cancellation import withdraw
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import unit_of_work
 
 group = AppGroup("contracts", help="Operate contracts after disbursement.")
 

@@ -7,8 +7,8 @@ import click
 from flask.cli import AppGroup
 
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
-from models.services import deliveries as service
-from models.services.delivery_replay import ReplayRefused, replay, replay_failed
+from models.services.webhooks import deliveries as service
+from models.services.webhooks.delivery_replay import ReplayRefused, replay, replay_failed
 
 from ._outbox import leave_for_sweeper
 

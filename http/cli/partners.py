@@ -7,7 +7,7 @@ import click
 from flask.cli import AppGroup
 
 from models.db.partners import WEBHOOK_AUTH_MODES, Partner, PartnerCredential
-from models.services import partners as service
+from models.services.partners import accounts as service
 from models.settings import current
 
 group = AppGroup("partners", help="Manage partners (origins) and their credentials.")
@@ -92,7 +92,7 @@ def show(code):
 def update(code, name, insurance, recontracting, webhook_url, webhook_auth, webhook_auth_header,
            webhook_auth_value, auction_url, auction_api_key, technical_contact):
     """Change settings; they apply to the next request or delivery without a restart."""
-    from models.services.webhook_urls import validate_partner_url
+    from models.services.webhooks.urls import validate_partner_url
 
     changes = {"name": name, "insurance_enabled": insurance, "recontracting_enabled": recontracting,
                "webhook_url": webhook_url, "webhook_auth_mode": webhook_auth,

@@ -1,7 +1,7 @@
 """GET /proposals/{id}/analysis-data: margin snapshot, engine result and consent evidence."""
 from flask_smorest import Blueprint
 
-from models.services.proposal_records import analysis_data
+from models.services.queries.records import analysis_data
 from schemas.errors import ErrorSchema
 from schemas.query_details import AnalysisDataSchema
 

@@ -1,7 +1,7 @@
 """GET /v1/banks: the authorised bank list (valid bank_code values for banking data)."""
 import flask_smorest
 
-from models.services import banks
+from models.services.banking import banks
 from schemas.banking import BankListSchema
 
 blp = flask_smorest.Blueprint("banks", __name__, description="Authorised banks for disbursement")

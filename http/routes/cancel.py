@@ -2,8 +2,8 @@
 import flask_smorest
 
 from models.domain.clock import isoformat_z
-from models.services import cancellation
-from models.services.unit_of_work import unit_of_work
+from models.services.contract import cancellation
+from models.services.platform.unit_of_work import unit_of_work
 from schemas.contract import CancelResultSchema
 from schemas.errors import ErrorSchema
 

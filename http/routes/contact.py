@@ -10,7 +10,7 @@ from schemas.credit import ContactRequest, ContactResponse, ResendResponse, Vali
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal
-from ..credit_replies import reply
+from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_contact", __name__, description="Contact and SMS token")
 BASE = "/proposals/<proposal_id>/contact"

@@ -12,8 +12,8 @@ from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, Retry
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal
-from ..credit_bodies import acknowledgement, result_body, retry_body, status_url
-from ..credit_replies import reply, wait_for_analysis
+from ..presenters.credit_analysis import acknowledgement, result_body, retry_body, status_url
+from ..presenters.replies import reply, wait_for_analysis
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_analysis", __name__, description="Credit analysis")

@@ -7,8 +7,8 @@ available-loan-amount answers 204 (spec). Only a malformed CPF is refused (400).
 from flask import Response
 from flask_smorest import Blueprint
 
-from models.services import customer_queries
-from models.services.query_params import valid_cpf
+from models.services.queries import customers as customer_queries
+from models.services.queries.params import valid_cpf
 from schemas.errors import ErrorSchema
 from schemas.queries import AvailableLoanAmountSchema, CustomerContractsSchema, CustomerSummarySchema
 

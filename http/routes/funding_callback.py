@@ -9,9 +9,9 @@ from flask import Blueprint, jsonify
 from models.db.contracts import Contract
 from models.domain.errors import DomainError
 from models.domain.statuses import Status
-from models.services.cancellation import withdraw
-from models.services.proposal_lock import locked_proposal
-from models.services.unit_of_work import unit_of_work
+from models.services.contract.cancellation import withdraw
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import unit_of_work
 
 from ..callbacks import signed_json
 from ..errors import error_response

@@ -1,7 +1,7 @@
 """GET /proposals/{id}/message-timeline: the SMS, messaging-app and email sends of a proposal."""
 from flask_smorest import Blueprint
 
-from models.services.proposal_records import message_timeline
+from models.services.queries.records import message_timeline
 from schemas.errors import ErrorSchema
 from schemas.query_details import MessageTimelineSchema
 

@@ -10,7 +10,7 @@ from schemas.credit_analysis import PreAcceptRequest, PreAcceptResponse
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal
-from ..credit_replies import reply
+from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_pre_accept", __name__, description="Pre-acceptance of an offer")
 

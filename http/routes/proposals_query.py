@@ -5,9 +5,9 @@
 """
 from flask_smorest import Blueprint
 
-from models.services.proposal_detail import proposal_detail
-from models.services.proposal_listing import ListingRequest, list_proposals
-from models.services.proposal_statistics import statistics
+from models.services.queries.detail import proposal_detail
+from models.services.queries.listing import ListingRequest, list_proposals
+from models.services.queries.statistics import statistics
 from schemas.errors import ErrorSchema
 from schemas.queries import ProposalListArgsSchema, ProposalListSchema
 from schemas.query_details import ProposalDetailSchema, StatisticsArgsSchema, StatisticsSchema

@@ -12,7 +12,7 @@ from schemas.credit_analysis import SandboxMessage as SandboxMessageSchema
 from schemas.credit_analysis import SandboxMessagesQuery
 
 from ..auth import current_origin
-from ..credit_replies import reply
+from ..presenters.replies import reply
 
 if current().sandbox_routes:
     blp = flask_smorest.Blueprint("sandbox_messages", __name__, description="Sandbox: messages sent to a phone")

@@ -12,8 +12,8 @@ from flask import Blueprint, jsonify, redirect, request
 from models.db.sandbox_providers import SandboxSigningProcess
 from models.domain.clock import now
 from models.external.esignature.sandbox import PASSING_RESULTS
-from models.services.signatures import FINISHED, RESULT_FIELDS, STARTED
-from models.services.unit_of_work import unit_of_work
+from models.services.contract.signature import FINISHED, RESULT_FIELDS, STARTED
+from models.services.platform.unit_of_work import unit_of_work
 from models.settings import current
 
 from ..errors import error_response

@@ -7,8 +7,8 @@ outbox; a repeated event is deduplicated there and the actor ignores late ones.
 from flask import Blueprint, jsonify
 
 from models.db.contracts import Contract
-from models.services.signatures import FINISHED, RESULT_FIELDS, STARTED
-from models.services.unit_of_work import enqueue, unit_of_work
+from models.services.contract.signature import FINISHED, RESULT_FIELDS, STARTED
+from models.services.platform.unit_of_work import enqueue, unit_of_work
 
 from ..callbacks import signed_json
 from ..errors import error_response

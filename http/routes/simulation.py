@@ -7,13 +7,13 @@ from models.db.simulations import Simulation
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.simulation import BY_INSTALLMENTS, request_simulation, simulation_offers
-from models.services.wakeups import wakeups
+from models.services.platform.wakeups import wakeups
 from models.settings import current
 from schemas.credit_analysis import SimulateRequest, SimulationResponse
 from schemas.errors import ErrorSchema
 
 from ..auth import current_partner, owned_proposal
-from ..credit_replies import reply
+from ..presenters.replies import reply
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer simulation")

@@ -8,7 +8,7 @@ from schemas.credit import StartRequest, StartResponse
 from schemas.errors import ErrorSchema
 
 from ..auth import current_partner
-from ..credit_replies import reply
+from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a proposal")
 

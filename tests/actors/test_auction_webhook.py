@@ -10,8 +10,8 @@ from freezegun import freeze_time
 
 from models.db.webhooks import AuctionProposal, DeliveryAttempt, WebhookDelivery
 from models.external.auctions.sandbox import make_offer
-from models.services.auction_delivery import idempotency_key, ingest
-from models.services.deliveries import failed_counts
+from models.services.webhooks.auction_delivery import idempotency_key, ingest
+from models.services.webhooks.deliveries import failed_counts
 
 T0 = datetime(2026, 3, 2, 13, 0, tzinfo=timezone.utc)
 

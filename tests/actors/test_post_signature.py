@@ -6,7 +6,8 @@ from models.db.contracts import Contract, Disbursement
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
 from models.db.sandbox_providers import SandboxPayment
-from models.services import disbursement, unit_of_work
+from models.services.disbursement import payment as disbursement
+from models.services.platform import unit_of_work
 from tests.contract_fixtures import (awaiting_signature, business_day, history,  # noqa: F401
                                      signing_path)
 
@@ -94,7 +95,7 @@ def test_crash_after_the_funder_paid_pays_once_on_redelivery(client, auth, drain
 
 @pytest.mark.usefixtures("business_day")
 def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client, auth, drain, monkeypatch):
-    from models.services import post_signature
+    from models.services.disbursement import post_signature
 
     monkeypatch.setattr(post_signature, "current", lambda: _NotImmediate())
     proposal, contract = sign(client, auth, drain)

@@ -10,9 +10,9 @@ from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.status_machine import Trigger
-from models.services.deliveries import DUE_TOLERANCE
-from models.services.status import move
-from models.services.unit_of_work import unit_of_work
+from models.services.webhooks.deliveries import DUE_TOLERANCE
+from models.services.platform.proposal_status import move
+from models.services.platform.unit_of_work import unit_of_work
 from models.settings import current
 
 

@@ -3,7 +3,7 @@ from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
-from models.services import metrics
+from models.services.platform import metrics
 
 
 def _scrape(client) -> str:
@@ -63,8 +63,8 @@ def test_business_figures_are_cached_between_scrapes(monkeypatch):
 
 
 def test_actor_metrics_count_processed_messages(client, broker, drain):
-    from models.services.status import record_creation
-    from models.services.unit_of_work import unit_of_work
+    from models.services.platform.proposal_status import record_creation
+    from models.services.platform.unit_of_work import unit_of_work
 
     proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="ANA",
                                birth_date=now().date(), status="CREATED")

@@ -44,7 +44,7 @@ def test_token_failures_use_rfc6749_bodies(client, change, status, error):
 
 def test_production_credentials_are_refused_by_a_staging_instance(client):
     from models.db.partners import Partner
-    from models.services.partners import add_credential
+    from models.services.partners.accounts import add_credential
 
     issued = add_credential(Partner.get(Partner.code == "PARTNER_A"), "production")
     response = client.post(TOKEN_URL, data={"grant_type": "client_credentials", "client_id": issued.client_id,
@@ -119,7 +119,7 @@ def test_alg_none_token(client):
 
 
 def test_token_of_other_environment_is_refused(client, app):
-    from models.services.tokens import issue_token
+    from models.services.partners.tokens import issue_token
     from models.settings import load_settings
 
     production = load_settings("test", overrides={"credential_environment": "production"})

@@ -6,7 +6,7 @@ from freezegun import freeze_time
 
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
-from models.services.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 
 RECEIVED: list = []
 
@@ -66,7 +66,7 @@ def test_broker_outage_during_the_request_loses_nothing(echo_actor, broker, drai
 
 def test_sweeper_thread_publishes_missed_rows(echo_actor, broker, worker, monkeypatch):
     from rabbitmq.outbox_relay import OutboxSweeper
-    from models.services import unit_of_work as uow
+    from models.services.platform import unit_of_work as uow
 
     monkeypatch.setattr(uow, "_after_commit_publisher", None)  # as if the process died after commit
     with unit_of_work():

@@ -12,7 +12,7 @@ log = logging.getLogger("tests.probe")
 @pytest.fixture(scope="module")
 def probe_actors(broker):
     """Two actors: the first enqueues the second through the outbox, as real actors chain work."""
-    from models.services.unit_of_work import enqueue, unit_of_work
+    from models.services.platform.unit_of_work import enqueue, unit_of_work
     from rabbitmq.queues import SCHEDULER, queue_name
 
     if "request_id_probe_first" not in broker.actors:
@@ -33,8 +33,8 @@ def probe_client(app, probe_actors):
     import app as composition
     from models.db.proposals import Proposal
     from models.domain.clock import now
-    from models.services.status import record_creation
-    from models.services.unit_of_work import enqueue, unit_of_work
+    from models.services.platform.proposal_status import record_creation
+    from models.services.platform.unit_of_work import enqueue, unit_of_work
 
     probe_app = composition.create_app()
     probe_app.config["TESTING"] = True

@@ -28,7 +28,7 @@ def receiver():
 def configure_partner():
     """Set partner fields the way ops would (`partners update`)."""
     from models.db.partners import Partner
-    from models.services.partners import update_partner
+    from models.services.partners.accounts import update_partner
 
     def apply(code: str = "PARTNER_A", **fields):
         return update_partner(Partner.get(Partner.code == code), **fields)
@@ -40,8 +40,8 @@ def configure_partner():
 def new_proposal():
     """Insert a proposal and record its creation (CREATED, sequence 0) like the start route does."""
     from models.db.proposals import Proposal
-    from models.services.status import record_creation
-    from models.services.unit_of_work import unit_of_work
+    from models.services.platform.proposal_status import record_creation
+    from models.services.platform.unit_of_work import unit_of_work
 
     def create(origin: str = "PARTNER_A", cpf: str = "12345678901", phone: str | None = "+5511987654321"):
         with unit_of_work():

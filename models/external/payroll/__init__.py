@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from models.domain.clock import now
 from models.external.payroll.port import MarginResult, PayrollPort, PayrollUnavailable
-from models.services.payroll_window import maintenance_window_end
+from models.services.disbursement.payroll_window import maintenance_window_end
 from models.settings import current
 
 __all__ = ["MarginResult", "PayrollPort", "PayrollUnavailable", "get_payroll", "query_margin"]

@@ -15,8 +15,8 @@ from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.services.status import move
-from models.services.unit_of_work import enqueue, unit_of_work
+from models.services.platform.proposal_status import move
+from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
 
 RUN_ACTOR = "run_credit_analysis"

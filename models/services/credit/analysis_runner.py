@@ -13,8 +13,8 @@ from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import BusinessRuleViolation
-from models.domain.offers import build_offers, credit_limits
-from models.domain.pricing import AnalysisResult
+from models.domain.loan.offers import build_offers, credit_limits
+from models.domain.loan.pricing import AnalysisResult
 from models.domain.status_machine import Trigger
 from models.external.credit_engine import CreditEngineError, get_credit_engine
 from models.external.credit_engine.port import AGE_CRITERIA, NO_AVAILABLE_MARGIN, EngineDecision
@@ -22,8 +22,8 @@ from models.external.payroll import PayrollUnavailable, query_margin
 from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, IN_PROGRESS, REJECTED, RUN_ACTOR
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
-from models.services.status import move
-from models.services.unit_of_work import enqueue, unit_of_work
+from models.services.platform.proposal_status import move
+from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
 
 log = logging.getLogger(__name__)

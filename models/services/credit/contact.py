@@ -21,8 +21,8 @@ from models.domain.errors import DomainError, ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.external.messaging import SMS, MessagingError, get_messaging
-from models.services.status import move
-from models.services.unit_of_work import unit_of_work
+from models.services.platform.proposal_status import move
+from models.services.platform.unit_of_work import unit_of_work
 from models.settings import current
 
 log = logging.getLogger(__name__)

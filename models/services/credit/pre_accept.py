@@ -11,8 +11,8 @@ from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
-from models.services.status import move
-from models.services.unit_of_work import unit_of_work
+from models.services.platform.proposal_status import move
+from models.services.platform.unit_of_work import unit_of_work
 
 
 def _invalid(message: str, code: str) -> ValidationFailed:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from models.db.partners import Partner
-from models.domain.pricing import Pricing
+from models.domain.loan.pricing import Pricing
 from models.settings import current
 
 

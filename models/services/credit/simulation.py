@@ -7,15 +7,15 @@ from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.domain.errors import DomainError
-from models.domain.simulation import simulate_by_installments, simulate_by_loan_amount
+from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
 from models.domain.statuses import Status
 from models.services.credit.analysis import APPROVED, latest_analysis
 from models.services.credit.analysis_runner import analysis_result
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.credit.wire import plain
-from models.services.status import wake_key
-from models.services.unit_of_work import enqueue, notify, unit_of_work
+from models.services.platform.proposal_status import wake_key
+from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
 
 RUN_ACTOR = "run_simulation"
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"

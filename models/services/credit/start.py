@@ -12,9 +12,9 @@ from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, Proposa
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
 from models.external.collections import CollectionsUnavailable, longest_overdue_days
 from models.services.credit.products import product_id_for
-from models.services.proposal_lock import lock_customer
-from models.services.status import record_creation
-from models.services.unit_of_work import unit_of_work
+from models.services.platform.locks import lock_customer
+from models.services.platform.proposal_status import record_creation
+from models.services.platform.unit_of_work import unit_of_work
 
 
 class StartBlocked(DomainError):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from models.db.webhooks import WebhookDelivery
-from models.services.deliveries import finish
+from models.services.webhooks.deliveries import finish
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """GET /v1/banks: the authorised list served with code and name."""
-from models.services.banks import AUTHORISED_BANKS
+from models.services.banking.banks import AUTHORISED_BANKS
 
 
 def test_lists_every_authorised_bank_with_code_and_name(client, auth):

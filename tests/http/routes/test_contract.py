@@ -7,7 +7,7 @@ import pytest
 from models.db.contracts import Contract
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
-from models.services import unit_of_work
+from models.services.platform import unit_of_work
 from tests.contract_fixtures import (BUSINESS_NOON, business_day, history,  # noqa: F401
                                      pre_accepted_proposal, with_bank_account)
 

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from models.db.proposals import Proposal, StatusChange
-from models.services import callback_auth
+from models.services.partners import callback_auth
 from tests.contract_fixtures import disbursed_proposal, pre_accepted_proposal
 
 URL = "/callbacks/funding"

@@ -5,7 +5,7 @@ import pytest
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from models.services.callback_auth import sign
+from models.services.partners.callback_auth import sign
 from tests.contract_fixtures import (awaiting_signature, business_day, history,  # noqa: F401
                                      signing_path)
 
@@ -92,7 +92,7 @@ def test_duplicate_and_late_callbacks_change_nothing(client, drain, waiting):
     drain()
     statuses = history(proposal.id)
     assert callback(client, {"process_id": process_id, "event": "PROCESS_FINISHED", **PASSING}).status_code == 200
-    from models.services.signatures import handle_result
+    from models.services.contract.signature import handle_result
     handle_result(process_id, "PROCESS_FINISHED", PASSING)  # a redelivered message past the outbox dedup
     drain()
     assert history(proposal.id) == statuses and statuses[-1] == "SIGNATURE_FAILED"

@@ -16,11 +16,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from models.domain.errors import DomainError
-from models.domain.pricing import amount_cap
-from models.domain.loan_math import (
-    AnalysisResult, IofRates, Pricing, build_offers, credit_limits, finance, gross_up,
-    simulate_by_installments, simulate_by_loan_amount,
-)
+from models.domain.loan.financing import finance, gross_up
+from models.domain.loan.iof import IofRates
+from models.domain.loan.offers import build_offers, credit_limits
+from models.domain.loan.pricing import AnalysisResult, Pricing, amount_cap
+from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
 
 FIXTURE = Path(__file__).with_name("golden_offer_math.json")
 SEED = 20261121

@@ -9,10 +9,11 @@ from freezegun import freeze_time
 
 from models.domain.clock import now
 from models.domain.errors import BusinessRuleViolation, ValidationFailed
-from models.domain.loan_math import (
-    STANDARD_TERMS, AnalysisResult, IofRates, Pricing, build_offers, credit_limits, gross_up,
-    simulate_by_installments, simulate_by_loan_amount,
-)
+from models.domain.loan.financing import gross_up
+from models.domain.loan.iof import IofRates
+from models.domain.loan.offers import build_offers, credit_limits
+from models.domain.loan.pricing import STANDARD_TERMS, AnalysisResult, Pricing
+from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
 
 D = Decimal
 NOW = datetime(2026, 3, 10, 15, 0, tzinfo=timezone.utc)  # Tuesday, noon in São Paulo

@@ -6,11 +6,11 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from models.domain.calendar import add_months
-from models.domain.cet import cet, cost_breakdown
+from models.domain.loan.cet import cet, cost_breakdown
 from models.domain.errors import ValidationFailed
-from models.domain.financing import gross_up
-from models.domain.iof import IofRates, iof_amount, price_iof_amount, rates_in_force
-from models.domain.price import amortization_schedule, annual_rate, price_installment
+from models.domain.loan.financing import gross_up
+from models.domain.loan.iof import IofRates, iof_amount, price_iof_amount, rates_in_force
+from models.domain.loan.price import amortization_schedule, annual_rate, price_installment
 
 D = Decimal
 

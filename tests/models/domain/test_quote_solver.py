@@ -5,12 +5,12 @@ from decimal import Decimal
 
 import pytest
 
-from models.domain import cet as cet_module
-from models.domain import quote_solver
+from models.domain.loan import cet as cet_module
+from models.domain.loan import quote_solver
 from models.domain.errors import ValidationFailed
-from models.domain.financing import finance, gross_up
-from models.domain.iof import IofRates
-from models.domain.quote_solver import TermMath
+from models.domain.loan.financing import finance, gross_up
+from models.domain.loan.iof import IofRates
+from models.domain.loan.quote_solver import TermMath
 
 D = Decimal
 RATES = [D("0.0199"), D("0.019900"), D("0.01875"), D("0.06"), D("0.00"), D("0"), D("1E-2"), D("0.016666666666666666")]

@@ -5,7 +5,7 @@ import pytest
 from freezegun import freeze_time
 
 from models.db.outbox import OutboxMessage
-from models.services import auction_polling
+from models.services.webhooks import auction_polling
 from models.settings import load_settings
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from models.domain.price import amortization_schedule
-from models.services.contract_pdf import SCHEDULE_HEADER, render
+from models.domain.loan.price import amortization_schedule
+from models.services.contract.pdf import SCHEDULE_HEADER, render
 from tests.support.pdf_text import page_strings
 
 CONTRACT_ID = "5b3c9f0e-8d8a-4f1e-9a3b-0c1d2e3f4a5b"

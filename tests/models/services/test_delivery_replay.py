@@ -6,9 +6,9 @@ from freezegun import freeze_time
 
 from models.db.webhooks import WebhookDelivery
 from models.external.auctions.sandbox import make_offer
-from models.services.auction_delivery import ingest
-from models.services.delivery_replay import ReplayRefused, replay, replay_failed
-from models.services.deliveries import finish
+from models.services.webhooks.auction_delivery import ingest
+from models.services.webhooks.delivery_replay import ReplayRefused, replay, replay_failed
+from models.services.webhooks.deliveries import finish
 
 
 def _failed_status_delivery(new_proposal, settle) -> WebhookDelivery:

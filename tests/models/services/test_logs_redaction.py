@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from models.services.logs import JsonFormatter, redact
+from models.services.platform.logs import JsonFormatter, redact
 from tests.log_capture import captured_logs
 
 CPF = "52998224725"

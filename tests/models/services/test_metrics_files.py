@@ -3,7 +3,7 @@ import os
 import subprocess
 import sys
 
-from models.services.metrics import prune_dead_process_files
+from models.services.platform.metrics import prune_dead_process_files
 
 
 def test_prune_keeps_live_processes_and_removes_dead_ones(tmp_path):

@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from models.services import payroll_window
+from models.services.disbursement import payroll_window
 from models.settings import load_settings
 
 INSIDE = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)   # 21st, 09:00 in Sao Paulo

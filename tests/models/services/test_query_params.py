@@ -4,7 +4,7 @@ from datetime import date, datetime, timezone
 import pytest
 
 from models.domain.errors import ValidationFailed
-from models.services.query_params import day_range, local_day_start, parse_sort, parse_statuses, valid_cpf
+from models.services.queries.params import day_range, local_day_start, parse_sort, parse_statuses, valid_cpf
 
 
 def test_a_sao_paulo_day_starts_at_03_utc():

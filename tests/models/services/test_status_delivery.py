@@ -4,8 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from models.db.webhooks import WebhookDelivery
-from models.services import deliveries
-from models.services.status_delivery import next_offset_delay
+from models.services.webhooks import deliveries
+from models.services.webhooks.status_delivery import next_offset_delay
 from models.settings import load_settings
 
 T0 = datetime(2026, 3, 2, 13, 0, tzinfo=timezone.utc)

@@ -6,9 +6,9 @@ import pytest
 from models.db.proposals import Proposal, StatusChange
 from models.db.webhooks import WebhookDelivery
 from models.domain.status_machine import Trigger
-from models.services.status import move, record_creation
-from models.services.status_events import record_event
-from models.services.unit_of_work import unit_of_work
+from models.services.platform.proposal_status import move, record_creation
+from models.services.webhooks.status_events import record_event
+from models.services.platform.unit_of_work import unit_of_work
 
 
 def _proposal() -> Proposal:
@@ -38,7 +38,7 @@ def test_a_removed_proposal_records_nothing():
 
 
 def test_concurrent_change_is_a_409():
-    from models.services.status import ConcurrentChange
+    from models.services.platform.proposal_status import ConcurrentChange
 
     proposal = _proposal()
     stale = Proposal.get_by_id(proposal.id)

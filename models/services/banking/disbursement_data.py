@@ -1,0 +1,105 @@
+"""Saving disbursement data: status guard, the Pix directory verdict and the proposal update."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.db.banking import BankDataSubmission
+from models.db.proposals import Proposal
+from models.domain.clock import now
+from models.domain.errors import ValidationFailed
+from models.domain.status_machine import Trigger, can
+from models.domain.statuses import Status
+from models.external.pix_directory import NOT_FOUND, PixKeyInfo
+from models.services.banking import banks
+from models.services.platform import proposal_status as status
+from models.services.banking.options import Account, PixKey
+from models.services.platform.unit_of_work import notify
+
+SAVED_MESSAGE = "Banking data saved for disbursement"
+MESSAGES = {
+    Status.PIX_KEY_CPF_MISMATCH: "The Pix key belongs to another CPF; ask the customer for their own key or account",
+    Status.PIX_KEY_NOT_CONFIRMED: "The Pix key could not be confirmed; ask the customer for other banking data",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What POST banking-data answers: 200 ok true/false, or an error status with its code."""
+
+    http_status: int
+    ok: bool | None = None
+    result_status: str | None = None
+    error_code: str | None = None
+    message: str = SAVED_MESSAGE
+
+
+def ensure_status_allows(proposal: Proposal) -> None:
+    """400 when the proposal's status does not accept banking data (spec's blocked list and earlier)."""
+    if not can(Status(proposal.status), Trigger.SUBMIT_BANK_DATA):
+        raise ValidationFailed(f"Proposal status {proposal.status} does not allow update of banking data",
+                               error_code="INVALID_STATUS_FOR_BANKING_DATA",
+                               details={"currentStatus": proposal.status,
+                                        "requiredStatus": f"{Status.PRE_ACCEPTED.value} or {Status.BANK_DATA_SUBMITTED.value}"})
+
+
+def pix_verdict(info: PixKeyInfo, cpf: str) -> Verdict:
+    """Directory answer -> verdict (order: not found, other owner, not confirmed, bank not allowed)."""
+    if info.lookup == NOT_FOUND:
+        return Verdict(400, error_code="PIX_KEY_NOT_VALIDATED",
+                       message="The Pix key was not validated: it is not registered in the instant-payment directory")
+    if info.owner_document != cpf:
+        return Verdict(200, ok=False, result_status=Status.PIX_KEY_CPF_MISMATCH.value,
+                       message=MESSAGES[Status.PIX_KEY_CPF_MISMATCH])
+    if not info.confirmed:
+        return Verdict(200, ok=False, result_status=Status.PIX_KEY_NOT_CONFIRMED.value,
+                       message=MESSAGES[Status.PIX_KEY_NOT_CONFIRMED])
+    if not banks.is_authorised(info.bank_code):
+        return Verdict(400, error_code="PIX_KEY_BANK_NOT_ALLOWED",
+                       message=f"The Pix key's bank {info.bank_code} is not accepted for disbursement")
+    return Verdict(200, ok=True, result_status=Status.BANK_DATA_SUBMITTED.value)
+
+
+def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
+    """Save the data on the proposal and move it to BANK_DATA_SUBMITTED (inside unit_of_work).
+
+    A Pix key clears any saved traditional fields; an account clears any saved key.
+    """
+    if isinstance(choice, Account):
+        fields = dict(bank_code=choice.bank_code, bank_branch=choice.bank_branch,
+                      bank_branch_digit=choice.bank_branch_digit, bank_account=choice.bank_account,
+                      bank_account_digit=choice.bank_account_digit, account_type=choice.account_type,
+                      use_pix_cpf=False, pix_key=None, pix_key_type=None)
+    else:
+        fields = dict(bank_code=None, bank_branch=None, bank_branch_digit=None, bank_account=None,
+                      bank_account_digit=None, account_type=None, use_pix_cpf=choice.use_pix_cpf,
+                      pix_key=choice.key, pix_key_type=choice.key_type)
+    for name, value in fields.items():
+        setattr(proposal, name, value)
+    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+    if proposal.status != Status.BANK_DATA_SUBMITTED.value:  # a correction is not a status change
+        status.move(proposal, Trigger.SUBMIT_BANK_DATA, source=source)
+    else:
+        Proposal.update(updated_at=now()).where(Proposal.id == proposal.id).execute()
+
+
+def submission_key(submission_id: str) -> str:
+    """Wake-up key the route waits on for one submission."""
+    return f"bank-submission:{submission_id}"
+
+
+def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
+    """Store the verdict if the route still waits (PENDING -> DONE); False when it gave up."""
+    claimed = (BankDataSubmission.update(state="DONE", http_status=verdict.http_status, ok=verdict.ok,
+                                         result_status=verdict.result_status, error_code=verdict.error_code,
+                                         message=verdict.message, finished_at=now())
+               .where(BankDataSubmission.id == submission.id, BankDataSubmission.state == "PENDING")
+               .execute())
+    notify(submission_key(submission.id))
+    return claimed == 1
+
+
+def abandon(submission_id: str) -> bool:
+    """The route stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
+    return (BankDataSubmission.update(state="ABANDONED", finished_at=now())
+            .where(BankDataSubmission.id == submission_id, BankDataSubmission.state == "PENDING")
+            .execute()) == 1

@@ -1,0 +1,1 @@
+"""Contract path: generation, the CCB document, signature outcome and expiry, cancel and withdrawal."""

@@ -1,0 +1,127 @@
+"""Contract generation: start (route), generate + start signing (actor), 3-minute watchdog."""
+from __future__ import annotations
+
+import logging
+from datetime import date, timedelta
+
+from models.db.analysis import Offer
+from models.db.contracts import Contract
+from models.db.proposals import Proposal, new_id
+from models.domain import calendar
+from models.domain.clock import now
+from models.domain.errors import InvalidTransition
+from models.domain.status_machine import Trigger, next_status
+from models.domain.statuses import Status
+from models.external.esignature import Signer, get_esignature
+from models.external.funding import get_funding
+from models.services.contract import pdf as contract_pdf
+from models.services.platform import proposal_status as status
+from models.services.contract.terms import build_terms
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.settings import current
+
+log = logging.getLogger(__name__)
+IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
+# Another proposal of the CPF holding a signed contract not yet settled blocks a new contract.
+SIGNED_IN_FLIGHT = (Status.SIGNED.value, Status.PENDING_ANALYSIS.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
+
+
+def watchdog_key(contract_id: str) -> str:
+    return f"contract-watchdog:{contract_id}"
+
+
+def expiry_key(contract_id: str) -> str:
+    return f"signature-expiry:{contract_id}"
+
+
+def latest_contract(proposal_id: str) -> Contract | None:
+    return (Contract.select().where(Contract.proposal == proposal_id)
+            .order_by(Contract.created_at.desc(), Contract.id).first())
+
+
+def _ensure_no_active_contract(proposal: Proposal) -> None:
+    other = (Proposal.select().where(Proposal.cpf == proposal.cpf, Proposal.id != proposal.id,
+                                     Proposal.status.in_(SIGNED_IN_FLIGHT)).first())
+    if other is not None:
+        raise InvalidTransition("The customer already has an active contract with a valid digital signature",
+                                current_status=Status(proposal.status), trigger=Trigger.START_CONTRACT,
+                                error_code="CONTRACT_ACTIVE", details={"proposal_id": other.id})
+
+
+def start(proposal: Proposal, redirect_url: str | None) -> Contract:
+    """Create the contract row and queue its generation (inside the route's unit_of_work)."""
+    next_status(Status(proposal.status), Trigger.START_CONTRACT)  # the spec's 409 codes
+    _ensure_no_active_contract(proposal)
+    offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)
+    if offer is None:
+        raise InvalidTransition("The proposal has no selected offer", current_status=Status(proposal.status),
+                                trigger=Trigger.START_CONTRACT, error_code="INVALID_STATUS_FOR_CONTRACT")
+    payload = offer.payload
+    contract = Contract.create(
+        proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf,
+        principal_amount=payload["principal_amount"], total_amount=payload["total_amount"],
+        installment_amount=payload["installment_amount"], installments=payload["installments"],
+        interest_rate=payload["interest_rate"], first_due_date=date.fromisoformat(payload["first_due_date"]),
+        final_due_date=date.fromisoformat(payload["final_due_date"]),
+        disbursement_date=calendar.disbursement_date(now()), signature_redirect_url=redirect_url)
+    status.move(proposal, Trigger.START_CONTRACT)
+    enqueue("generate_contract", contract.id)
+    enqueue("contract_watchdog", contract.id, dedup_key=watchdog_key(contract.id),
+            deliver_at=now() + timedelta(seconds=current().contract.watchdog_seconds))
+    return contract
+
+
+def generate(contract_id: str) -> None:
+    """Funding application, PDF, signing process; then CONTRACT_GENERATED and AWAITING_SIGNATURE.
+
+    Provider calls are idempotent by contract id, so a redelivered message reuses their results.
+    """
+    contract = Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).first()
+    if contract is None or contract.status != IN_PROGRESS:
+        return
+    proposal = contract.proposal  # loaded by the join
+    generated_at = now()
+    deadline = calendar.signature_deadline(generated_at)
+    application = get_funding().create_application(
+        reference=contract.id, cpf=proposal.cpf, full_name=proposal.full_name, amount=contract.principal_amount,
+        installments=contract.installments, installment_amount=contract.installment_amount)
+    terms = build_terms(contract, proposal, application.ccb_number, generated_at)
+    document = contract_pdf.render(terms, contract.id)
+    pdf_path = contract_pdf.store(document, proposal.id, contract.id)
+    process = get_esignature().create_process(
+        reference=contract.id, signer=Signer(proposal.cpf, proposal.full_name, proposal.email, proposal.phone),
+        document=document, filename=f"CCB-{contract.id}.pdf", redirect_url=contract.signature_redirect_url,
+        expires_at=deadline)
+    with unit_of_work():
+        proposal = locked_proposal(proposal.id)
+        contract = Contract.get_by_id(contract_id)
+        documents = {"terms": terms, "pdf_path": pdf_path, "has_original_document": True,
+                     "issuer_application_id": application.ccb_number,
+                     "funding_application_id": application.application_id, "unico_process_id": process.process_id,
+                     "user_redirect_url": process.user_redirect_url, "updated_at": now()}
+        if contract.status != IN_PROGRESS or proposal.status != IN_PROGRESS:  # the watchdog gave up first
+            Contract.update(**documents).where(Contract.id == contract_id).execute()
+            enqueue("release_contract", contract_id)
+            return
+        Contract.update(**documents, status=Status.CONTRACT_GENERATED.value, signature_id=new_id(),
+                        signature_status="PENDING", signature_expires_at=deadline).where(Contract.id == contract_id).execute()
+        Proposal.update(user_redirect_url=process.user_redirect_url).where(Proposal.id == proposal.id).execute()
+        status.move(proposal, Trigger.CONTRACT_READY, source="actor")
+        status.move(proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id})
+        cancel_scheduled(watchdog_key(contract_id))
+        enqueue("expire_signature", contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
+
+
+def watchdog(contract_id: str) -> None:
+    """Generation unfinished after the watchdog delay: fail it, back to BANK_DATA_SUBMITTED."""
+    with unit_of_work():
+        contract = Contract.get_or_none(Contract.id == contract_id)
+        if contract is None:
+            return
+        proposal = locked_proposal(contract.proposal_id)
+        if Contract.get_by_id(contract_id).status != IN_PROGRESS or proposal.status != IN_PROGRESS:
+            return
+        Contract.update(status="FAILED", updated_at=now()).where(Contract.id == contract_id).execute()
+        status.move(proposal, Trigger.CONTRACT_FAILED, source="scheduler",
+                    details={"reason": "contract generation did not finish in time", "contract_id": contract_id})

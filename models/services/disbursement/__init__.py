@@ -1,0 +1,1 @@
+"""After signature: fraud routing, payroll endorsement and paying the customer exactly once."""

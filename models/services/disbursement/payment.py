@@ -1,0 +1,84 @@
+"""Paying a contract exactly once, whatever is redelivered or retried.
+
+The Disbursement row (unique per contract) carries an idempotency key derived from the contract
+id, sent with every payment request; the funder answers a repeated key with the first result.
+A crash after the funder paid but before our commit is therefore harmless: the redelivered
+message asks again with the same key, gets the same payment back and records it.
+"""
+from __future__ import annotations
+
+import peewee
+
+from models.db.contracts import Contract, Disbursement
+from models.db.database import db
+from models.domain.clock import now
+from models.domain.status_machine import Trigger
+from models.domain.statuses import Status
+from models.external.funding import Payment, get_funding
+from models.services.platform import proposal_status as status
+from models.services.contract.terms import destination
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import unit_of_work
+
+READY = (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
+
+
+def idempotency_key(contract_id: str) -> str:
+    return f"disb-{contract_id}"
+
+
+def _row(contract: Contract) -> Disbursement:
+    try:
+        with db.atomic():
+            return Disbursement.create(contract=contract.id, idempotency_key=idempotency_key(contract.id),
+                                       amount=contract.principal_amount, scheduled_for=contract.disbursement_date)
+    except peewee.IntegrityError:
+        return Disbursement.get(Disbursement.contract == contract.id)
+
+
+def _application_id(contract: Contract) -> str:
+    if contract.funding_application_id:
+        return contract.funding_application_id
+    application = get_funding().create_application(
+        reference=contract.id, cpf=contract.cpf, full_name=contract.proposal.full_name,
+        amount=contract.principal_amount, installments=contract.installments,
+        installment_amount=contract.installment_amount)
+    Contract.update(funding_application_id=application.application_id,
+                    issuer_application_id=application.ccb_number).where(Contract.id == contract.id).execute()
+    return application.application_id
+
+
+def disburse(contract_id: str) -> None:
+    """Ask the funder to pay (same key every time) and record the outcome."""
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status not in READY:
+        return  # already paid, failed or withdrawn
+    row = _row(contract)
+    application_id = _application_id(contract)
+    (Disbursement.update(status="REQUESTED", funding_application_id=application_id,
+                         attempts=Disbursement.attempts + 1, updated_at=now())
+     .where(Disbursement.id == row.id).execute())
+    payment = get_funding().pay(application_id=application_id, amount=contract.principal_amount,
+                                destination=destination(contract.proposal), idempotency_key=row.idempotency_key)
+    record(contract_id, payment)
+
+
+def record(contract_id: str, payment: Payment) -> None:
+    """DISBURSED with amount and time, or DISBURSEMENT_FAILED (one transaction)."""
+    with unit_of_work():
+        contract = Contract.get_by_id(contract_id)
+        proposal = locked_proposal(contract.proposal_id)
+        if proposal.status not in READY:
+            return
+        stamp = now()
+        if payment.status == "PAID":
+            Disbursement.update(status="PAID", paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp).where(
+                Disbursement.contract == contract_id).execute()
+            Contract.update(status="ISSUED", disbursement_amount=payment.amount, disbursement_paid_at=payment.paid_at,
+                            updated_at=stamp).where(Contract.id == contract_id).execute()
+            status.move(proposal, Trigger.DISBURSE, source="actor", details={"amount": str(payment.amount)})
+            return
+        Disbursement.update(status="FAILED", last_error=payment.failure_reason, updated_at=stamp).where(
+            Disbursement.contract == contract_id).execute()
+        Contract.update(status=Status.DISBURSEMENT_FAILED.value, updated_at=stamp).where(Contract.id == contract_id).execute()
+        status.move(proposal, Trigger.DISBURSEMENT_FAILS, source="actor", details={"reason": payment.failure_reason})

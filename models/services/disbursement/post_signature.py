@@ -1,0 +1,105 @@
+"""After signature: fraud analysis when needed, payroll endorsement, then the payment schedule.
+
+SIGNED -> (PENDING_ANALYSIS -> ANALYSIS_APPROVED | ANALYSIS_REPROVED) -> endorsement -> disbursement.
+Inside the payroll maintenance window endorsement is impossible: the proposal goes to ERROR and the
+endorsement is re-queued for the window's end (durable schedule), then continues on its own.
+"""
+from __future__ import annotations
+
+from datetime import datetime, time
+from decimal import Decimal
+
+from models.db.contracts import Contract
+from models.domain.clock import SAO_PAULO, now, to_utc
+from models.domain.status_machine import Trigger
+from models.domain.statuses import Status
+from models.external.endorsement import EndorsementRequest, get_endorsement
+from models.external.fraud import FraudCase, get_fraud
+from models.services.platform import proposal_status as status
+from models.services.disbursement.payroll_window import maintenance_window_end
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.settings import current
+
+READY_TO_ENDORSE = (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
+
+
+def _case(contract: Contract) -> FraudCase:
+    proposal = contract.proposal
+    return FraudCase(contract.id, contract.cpf, proposal.full_name, contract.principal_amount, contract.origin)
+
+
+def route_signed(contract_id: str) -> None:
+    """SIGNED: send to fraud analysis (amount above the limit or flagged) or straight to endorsement."""
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status != Status.SIGNED.value:
+        return
+    limit = Decimal(str(current().fraud.review_above_amount))
+    review = contract.principal_amount > limit or get_fraud().needs_attention(_case(contract))
+    with unit_of_work():
+        proposal = locked_proposal(contract.proposal_id)
+        if proposal.status != Status.SIGNED.value:
+            return
+        if review:
+            status.move(proposal, Trigger.FRAUD_REVIEW, source="actor",
+                        details={"reason": "amount above limit" if contract.principal_amount > limit else "flagged"})
+            enqueue("run_fraud_analysis", contract_id)
+        else:
+            enqueue("endorse_contract", contract_id)
+
+
+def decide_fraud(contract_id: str) -> None:
+    """PENDING_ANALYSIS -> ANALYSIS_APPROVED (endorsement follows) or ANALYSIS_REPROVED (closed)."""
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status != Status.PENDING_ANALYSIS.value:
+        return
+    approved, reason = get_fraud().decide(_case(contract))
+    with unit_of_work():
+        proposal = locked_proposal(contract.proposal_id)
+        if proposal.status != Status.PENDING_ANALYSIS.value:
+            return
+        if approved:
+            status.move(proposal, Trigger.FRAUD_APPROVED, source="actor", details={"reason": reason})
+            enqueue("endorse_contract", contract_id)
+            return
+        status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
+        Contract.update(status=Status.ANALYSIS_REPROVED.value, updated_at=now()).where(Contract.id == contract_id).execute()
+        enqueue("release_contract", contract_id)
+
+
+def endorse(contract_id: str) -> None:
+    """Register the contract in the payroll system, or defer past the maintenance window."""
+    contract = Contract.get_or_none(Contract.id == contract_id)
+    if contract is None or contract.proposal.status not in READY_TO_ENDORSE:
+        return
+    at = now()
+    resume_at = maintenance_window_end(at) if contract.endorsement_id is None else None
+    if resume_at is not None:
+        with unit_of_work():
+            proposal = locked_proposal(contract.proposal_id)
+            if proposal.status in (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value):
+                status.move(proposal, Trigger.ENDORSEMENT_DEFERRED, source="actor",
+                            details={"reason": "payroll maintenance window", "resume_at": resume_at.isoformat()})
+            enqueue("endorse_contract", contract_id, deliver_at=resume_at,
+                    dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}")
+        return
+    endorsement_id = contract.endorsement_id or get_endorsement().register(EndorsementRequest(
+        contract.id, contract.cpf, contract.installment_amount, contract.installments, contract.first_due_date))
+    with unit_of_work():
+        proposal = locked_proposal(contract.proposal_id)
+        if proposal.status not in READY_TO_ENDORSE:
+            return
+        Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at,
+                        updated_at=at).where(Contract.id == contract_id).execute()
+        enqueue("disburse", contract_id, deliver_at=payment_time(Contract.get_by_id(contract_id)),
+                dedup_key=f"disburse:{contract_id}")
+
+
+def payment_time(contract: Contract) -> datetime:
+    """Now when ``pay_immediately``; else pay_at_local_time on the disbursement date (never past)."""
+    settings = current().disbursement
+    if settings.pay_immediately or contract.disbursement_date is None:
+        return now()
+    hour, minute = (int(part) for part in settings.pay_at_local_time.split(":"))
+    planned = to_utc(datetime.combine(contract.disbursement_date, time(hour, minute), tzinfo=SAO_PAULO))
+    return max(planned, now())

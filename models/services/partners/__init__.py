@@ -1,0 +1,1 @@
+"""Partners: accounts and credentials, access tokens, and the HMAC of provider callbacks."""

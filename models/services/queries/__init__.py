@@ -1,0 +1,1 @@
+"""Read side: proposal listing, detail, statistics, audit records and customer-level queries."""

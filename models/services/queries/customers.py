@@ -1,0 +1,101 @@
+"""Customer-level reads: contracts of the origin, available loan amount, summary.
+
+Available loan amount (decision on the spec's computation):
+* base: the last APPROVED credit analysis of the CPF made for the token's origin; its limit is
+  ``promotional_pod_limit_max`` when that analysis was promotional (and the value was recorded),
+  ``pod_limit_max`` otherwise. The base is origin-scoped so another partner learns nothing about an
+  analysis it did not run (it gets 204).
+* minus the ``principal_amount`` of every contract of the CPF, at ANY origin, whose disbursement
+  was paid after that approval (the same payroll margin backs every partner's loan);
+* floored at zero.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from peewee import fn
+
+from models.db.analysis import CreditAnalysis
+from models.db.contracts import Contract
+from models.db.proposals import Proposal
+from models.services.queries.views import iso, iso_day
+
+ZERO = Decimal("0.00")
+
+
+def contract_view(contract: Contract) -> dict:
+    """The spec's Customer contract, field for field (also the detail's ``contract``)."""
+    return {
+        "contract_id": contract.id,
+        "proposal_id": contract.proposal_id,
+        "status": contract.status,
+        "issuer_application_id": contract.issuer_application_id,
+        "principal_amount": contract.principal_amount,
+        "total_amount": contract.total_amount,
+        "installment_amount": contract.installment_amount,
+        "installments": contract.installments,
+        "interest_rate": contract.interest_rate,
+        "disbursement_amount": contract.disbursement_amount,
+        "disbursement_date": iso_day(contract.disbursement_date),
+        "disbursement_paid_at": iso(contract.disbursement_paid_at),
+        "first_due_date": iso_day(contract.first_due_date),
+        "final_due_date": iso_day(contract.final_due_date),
+        "issue_date": iso(contract.issue_date),
+        "created_at": iso(contract.created_at),
+    }
+
+
+def customer_contracts(cpf: str, origin: str) -> list[dict]:
+    """Every contract of the CPF at this origin, whatever its status, newest first."""
+    query = (Contract.select().where(Contract.cpf == cpf, Contract.origin == origin)
+             .order_by(Contract.created_at.desc(), Contract.id.desc()))
+    return [contract_view(contract) for contract in query]
+
+
+@dataclass(frozen=True)
+class AvailableAmount:
+    amount: Decimal
+    approved_at: datetime
+
+
+def analysis_limit(analysis: CreditAnalysis) -> Decimal:
+    """The maximum limit recorded at approval (promotional one under a promotional approval)."""
+    if analysis.promotional and analysis.promotional_pod_limit_max is not None:
+        return analysis.promotional_pod_limit_max
+    return analysis.pod_limit_max if analysis.pod_limit_max is not None else ZERO
+
+
+def available_loan_amount(cpf: str, origin: str) -> AvailableAmount | None:
+    """None when the origin has no approved analysis of the CPF (the route answers 204)."""
+    analysis = (CreditAnalysis.select()
+                .where(CreditAnalysis.cpf == cpf, CreditAnalysis.origin == origin,
+                       CreditAnalysis.outcome == "APPROVED", CreditAnalysis.approved_at.is_null(False))
+                .order_by(CreditAnalysis.approved_at.desc()).first())
+    if analysis is None:
+        return None
+    disbursed = (Contract.select(fn.SUM(Contract.principal_amount))
+                 .where(Contract.cpf == cpf, Contract.disbursement_paid_at > analysis.approved_at)
+                 .scalar())
+    remaining = analysis_limit(analysis) - Decimal(disbursed or 0)
+    return AvailableAmount(max(remaining, ZERO).quantize(ZERO), analysis.approved_at)
+
+
+def latest_email(cpf: str, origin: str) -> str | None:
+    """The email of the origin's most recent proposal for the CPF that has one."""
+    row = (Proposal.select(Proposal.email)
+           .where(Proposal.cpf == cpf, Proposal.origin == origin, Proposal.email.is_null(False))
+           .order_by(Proposal.created_at.desc()).first())
+    return row.email if row else None
+
+
+def customer_summary(cpf: str, origin: str) -> dict:
+    available = available_loan_amount(cpf, origin)
+    return {
+        "cpf": cpf,
+        "email": latest_email(cpf, origin),
+        "available_loan_amount": available.amount if available else None,
+        "available_loan_approved_at": iso(available.approved_at) if available else None,
+        "contracts": customer_contracts(cpf, origin),
+    }

@@ -1,0 +1,1 @@
+"""Outgoing webhooks: status-change events and auction proposals, their deliveries and replays."""

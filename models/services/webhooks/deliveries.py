@@ -1,0 +1,118 @@
+"""Delivery log shared by both webhooks: claiming an attempt, sending it, recording it, and the
+operator views (failed list, counters for metrics, replay).
+
+A delivery is PENDING until it ends DELIVERED, FAILED (schedule exhausted) or SKIPPED (no URL).
+``attempts`` counts the current round; every attempt ever made is a DeliveryAttempt row.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from peewee import fn
+
+from models.db.partners import Partner
+from models.db.webhooks import DeliveryAttempt, WebhookDelivery
+from models.domain.clock import now
+from models.external.partner_endpoints import EndpointResponse, get_partner_endpoints
+from models.services.webhooks.urls import validate_partner_url
+from models.settings import current
+
+PENDING, DELIVERED, FAILED, SKIPPED = "PENDING", "DELIVERED", "FAILED", "SKIPPED"
+FINAL = (DELIVERED, FAILED, SKIPPED)
+# Early arrivals within this margin of their due time are sent rather than re-delayed.
+DUE_TOLERANCE = timedelta(milliseconds=20)
+
+
+def seconds_until_due(delivery: WebhookDelivery) -> float:
+    """How long before this delivery's next attempt may start (0 when due)."""
+    if delivery.next_attempt_at is None:
+        return 0.0
+    return max(0.0, (delivery.next_attempt_at - DUE_TOLERANCE - now()).total_seconds())
+
+
+def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
+    """Take the next attempt (compare-and-set on ``attempts``): one worker sends, duplicates don't.
+
+    The lease (``next_attempt_at`` pushed past the attempt's timeout) keeps redelivered copies of
+    the message away while this attempt runs.
+    """
+    started = delivery.round_started_at or now()
+    claimed = (WebhookDelivery
+               .update(attempts=WebhookDelivery.attempts + 1, round_started_at=started,
+                       next_attempt_at=now() + timedelta(seconds=lease_seconds))
+               .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == PENDING,
+                      WebhookDelivery.attempts == delivery.attempts)
+               .execute())
+    if claimed:
+        delivery.attempts += 1
+        delivery.round_started_at = started
+    return bool(claimed)
+
+
+def post(delivery: WebhookDelivery, url: str | None, body: bytes, headers: dict[str, str],
+         timeout: float) -> EndpointResponse:
+    """One attempt, with the URL policy enforced at send time (HTTPS, no internal addresses)."""
+    problem = "no URL configured" if not url else validate_partner_url(url, current())
+    if problem:
+        return EndpointResponse(None, f"refused URL: {problem}", 0)
+    return get_partner_endpoints().post(url, body, headers, timeout=timeout)
+
+
+def record_attempt(delivery: WebhookDelivery, url: str | None, request_id: str,
+                   response: EndpointResponse) -> DeliveryAttempt:
+    """Store the attempt (time, URL, status or error, latency, response snippet)."""
+    number = DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id).count() + 1
+    return DeliveryAttempt.create(delivery=delivery.id, number=number, url=url or "", request_id=request_id,
+                                  status_code=response.status_code, error=response.error,
+                                  latency_ms=response.latency_ms, response_snippet=response.snippet)
+
+
+def describe_failure(response: EndpointResponse) -> str:
+    return response.error or f"HTTP {response.status_code}"
+
+
+def finish(delivery: WebhookDelivery, status: str, *, error: str | None = None) -> None:
+    """Move a delivery to a final status."""
+    fields = {"status": status, "next_attempt_at": None, "last_error": error}
+    if status == DELIVERED:
+        fields["delivered_at"] = now()
+    elif status == FAILED:
+        fields["failed_at"] = now()
+    WebhookDelivery.update(**fields).where(WebhookDelivery.id == delivery.id).execute()
+    for name, value in fields.items():
+        setattr(delivery, name, value)
+
+
+def reschedule(delivery: WebhookDelivery, at, error: str) -> None:
+    """Record the failure and when the next attempt is due."""
+    (WebhookDelivery.update(next_attempt_at=at, last_error=error)
+     .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == PENDING).execute())
+    delivery.next_attempt_at, delivery.last_error = at, error
+
+
+def failed_counts() -> dict[str, int]:
+    """FAILED deliveries per kind ({"status": n, "auction": m}); the metrics gauge reads this."""
+    counts = {"status": 0, "auction": 0}
+    query = (WebhookDelivery.select(WebhookDelivery.kind, fn.COUNT(WebhookDelivery.id).alias("n"))
+             .where(WebhookDelivery.status == FAILED).group_by(WebhookDelivery.kind))
+    for row in query:
+        counts[row.kind] = row.n
+    return counts
+
+
+def list_deliveries(*, failed_only: bool = False, partner: str | None = None, kind: str | None = None,
+                    limit: int = 100) -> list[WebhookDelivery]:
+    """Most recent first, optionally only FAILED ones, of one partner or one kind."""
+    query = WebhookDelivery.select().order_by(WebhookDelivery.created_at.desc()).limit(limit)
+    if failed_only:
+        query = query.where(WebhookDelivery.status == FAILED)
+    if partner:
+        query = query.where(WebhookDelivery.partner_code == partner)
+    if kind:
+        query = query.where(WebhookDelivery.kind == kind)
+    return list(query)
+
+
+def partner_at_send_time(code: str) -> Partner:
+    """Read the partner now, so URL, key and secret changes apply to the next attempt."""
+    return Partner.get(Partner.code == code)

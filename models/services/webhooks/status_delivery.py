@@ -1,0 +1,137 @@
+"""Status-change webhook delivery: one attempt per actor run, on the spec's schedule.
+
+Attempts start at the offsets ``webhooks.status_schedule_seconds`` (0, 1, 2, 4 s) from the first
+one; each is a POST with a ``status_timeout_seconds`` budget and succeeds on a 2xx. After the last
+failure the delivery is FAILED and the message is dead-lettered (dramatiq's XQ). Events of one
+proposal go out in order: a later one waits while an earlier one is pending, and every request
+carries ``X-Event-Sequence`` (the proposal's status sequence) so partners can order them anyway.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from models.db.webhooks import WebhookDelivery
+from models.domain.clock import now
+from models.services.webhooks import deliveries
+from models.services.webhooks import status_events
+from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING, SKIPPED
+from models.services.platform.locks import locked_proposal
+from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
+from models.settings import current
+
+log = logging.getLogger(__name__)
+ACTOR = "deliver_status_change"
+
+
+class DeliveryExhausted(Exception):
+    """The last scheduled attempt failed: the actor lets dramatiq dead-letter the message."""
+
+
+class RetryLater(Exception):
+    """Run this message again in ``delay_ms`` (the actor turns it into ``dramatiq.Retry``)."""
+
+    def __init__(self, delay_ms: int) -> None:
+        super().__init__(f"retry in {delay_ms} ms")
+        self.delay_ms = delay_ms
+
+
+def next_offset_delay(schedule: list[float], attempts_done: int, round_started_at, at) -> float:
+    """Seconds from ``at`` until the next attempt, measured from the round's first attempt so
+    processing time does not accumulate (attempt k starts at ``schedule[k]`` after the first)."""
+    target = round_started_at + timedelta(seconds=schedule[attempts_done])
+    return max(0.0, (target - at).total_seconds())
+
+
+def headers_for(delivery: WebhookDelivery, partner, body: bytes) -> dict[str, str]:
+    """Spec headers, the partner's auth mode, plus ``X-Event-Sequence`` and ``X-Signature``."""
+    headers = common_headers(partner, body)
+    headers["X-Environment"] = current().credential_environment
+    headers["X-Event-Sequence"] = str(delivery.sequence)
+    headers.update(status_auth_headers(partner))
+    return headers
+
+
+def deliver(status_change_id: int) -> str | None:
+    """Run one step for a change's event; returns the delivery status after it.
+
+    Raises RetryLater (not due yet, or an attempt failed with attempts left) or DeliveryExhausted.
+    """
+    settings = current().webhooks
+    with unit_of_work():
+        recorded = status_events.record(status_change_id)
+        if recorded is None:
+            return None
+        delivery, partner = recorded
+        if delivery.status != PENDING:
+            return delivery.status
+        if not partner.webhook_url:  # recorded and skipped in one transaction
+            return _finish(delivery, SKIPPED, "no webhook URL configured")
+    if _held(delivery, settings, status_change_id):
+        return PENDING
+    wait = deliveries.seconds_until_due(delivery)
+    if wait > 0 or not deliveries.claim(delivery, settings.status_timeout_seconds + 5):
+        delivery = WebhookDelivery.get_by_id(delivery.id)
+        if delivery.status != PENDING:
+            return delivery.status
+        raise RetryLater(max(1, int(deliveries.seconds_until_due(delivery) * 1000)))
+    return _attempt(delivery, partner, settings)
+
+
+def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
+    """Wait behind an earlier pending event (bounded by hold_max_seconds); re-check durably."""
+    if delivery.attempts or not status_events.earlier_pending(delivery):
+        return False
+    if now() - delivery.created_at > timedelta(seconds=settings.hold_max_seconds):
+        log.warning("status event %s sent out of order after waiting %ss", delivery.id, settings.hold_max_seconds)
+        return False
+    # Decided under the proposal's lock, as _finish releases under it: either the earlier event's
+    # end sees this one waiting and releases it, or this check sees the earlier one final. Without
+    # the lock both can miss each other and this event waits for the durable re-check.
+    with unit_of_work():
+        locked_proposal(delivery.proposal_id)
+        if not status_events.earlier_pending(delivery):
+            return False
+        enqueue(ACTOR, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
+    return True
+
+
+def _attempt(delivery: WebhookDelivery, partner, settings) -> str:
+    body = raw_body(delivery.payload, STATUS_FIELD_ORDER)
+    headers = headers_for(delivery, partner, body)
+    response = deliveries.post(delivery, partner.webhook_url, body, headers, settings.status_timeout_seconds)
+    deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
+    if response.ok:
+        return _close(delivery, DELIVERED)
+    error = deliveries.describe_failure(response)
+    schedule = list(settings.status_schedule_seconds)
+    if delivery.attempts >= len(schedule):
+        _close(delivery, FAILED, error)
+        log.error("status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",
+                  partner.code, delivery.attempts, delivery.id, delivery.proposal_id, error)
+        raise DeliveryExhausted(f"delivery {delivery.id}: {error}")
+    delay = next_offset_delay(schedule, delivery.attempts, delivery.round_started_at, now())
+    deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error)
+    raise RetryLater(int(delay * 1000))
+
+
+def _close(delivery: WebhookDelivery, status: str, error: str | None = None) -> str:
+    """Final status, and release the proposal's next event if it was waiting behind this one."""
+    with unit_of_work():
+        return _finish(delivery, status, error)
+
+
+def _finish(delivery: WebhookDelivery, status: str, error: str | None) -> str:
+    """_close's work, inside the caller's unit_of_work (under the proposal's lock, see _held)."""
+    locked_proposal(delivery.proposal_id)
+    deliveries.finish(delivery, status, error=error)
+    waiting = status_events.next_waiting_change(delivery)
+    if waiting is not None:
+        enqueue(ACTOR, waiting.id)
+    return status
+
+
+def replay(delivery: WebhookDelivery) -> None:
+    """Queue a finished status delivery again (call inside unit_of_work)."""
+    enqueue(ACTOR, status_events.change_of(delivery).id)
