@@ -2,10 +2,11 @@
 at the deadline, and releasing the providers of a contract that will never be paid."""
 import dramatiq
 
+from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
 
 
-@dramatiq.actor(actor_name="generate_contract", queue_name=queue_name(CONTRACT), max_retries=3,
+@dramatiq.actor(actor_name=ActorName.GENERATE_CONTRACT.value, queue_name=queue_name(CONTRACT), max_retries=3,
                 min_backoff=1000, max_backoff=30000)
 def generate_contract(contract_id: str) -> None:
     """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
@@ -14,7 +15,7 @@ def generate_contract(contract_id: str) -> None:
     generate(contract_id)
 
 
-@dramatiq.actor(actor_name="contract_watchdog", queue_name=queue_name(SCHEDULER), max_retries=3)
+@dramatiq.actor(actor_name=ActorName.CONTRACT_WATCHDOG.value, queue_name=queue_name(SCHEDULER), max_retries=3)
 def contract_watchdog(contract_id: str) -> None:
     """Released by the durable scheduler 3 minutes after the start: fail an unfinished generation."""
     from models.services.contract.generation import watchdog
@@ -22,7 +23,7 @@ def contract_watchdog(contract_id: str) -> None:
     watchdog(contract_id)
 
 
-@dramatiq.actor(actor_name="expire_signature", queue_name=queue_name(SCHEDULER), max_retries=3)
+@dramatiq.actor(actor_name=ActorName.EXPIRE_SIGNATURE.value, queue_name=queue_name(SCHEDULER), max_retries=3)
 def expire_signature(contract_id: str) -> None:
     """Released at the signature deadline: an unsigned contract becomes EXPIRED."""
     from models.services.contract.signature import expire
@@ -30,7 +31,7 @@ def expire_signature(contract_id: str) -> None:
     expire(contract_id)
 
 
-@dramatiq.actor(actor_name="release_contract", queue_name=queue_name(CONTRACT), max_retries=3,
+@dramatiq.actor(actor_name=ActorName.RELEASE_CONTRACT.value, queue_name=queue_name(CONTRACT), max_retries=3,
                 min_backoff=5000, max_backoff=300000)
 def release_contract(contract_id: str) -> None:
     """Cancel the funding application and the signing process (best effort, retried)."""

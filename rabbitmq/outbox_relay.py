@@ -2,10 +2,17 @@
 
 Publishing happens before the row is marked, so a crash in between re-sends the message rather
 than losing it; actors are idempotent, which makes the duplicate harmless.
+
+Two kinds of failure are told apart. The broker being away stops the batch (order is kept, the
+next sweep retries). A row that can never be published (no such actor, arguments the actor does
+not take) is *parked*: marked with its error, logged as an ALERT, counted in
+``consignado_outbox_parked`` and shown by ``make cli ARGS="outbox parked"``; the rows behind it,
+scheduled deadlines included, go on being published.
 """
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import threading
 import time
@@ -21,8 +28,24 @@ from models.settings import current
 log = logging.getLogger(__name__)
 
 
+class Unpublishable(Exception):
+    """The row names no declared actor, or arguments its actor does not take: retrying cannot help."""
+
+
+def _actor_for(row: OutboxMessage, broker: dramatiq.Broker) -> dramatiq.Actor:
+    try:
+        actor = broker.get_actor(row.actor_name)
+    except dramatiq.errors.ActorNotFound:
+        raise Unpublishable(f"no actor named {row.actor_name!r} is declared") from None
+    try:
+        inspect.signature(actor.fn).bind(*(row.args or ()), **(row.kwargs or {}))
+    except TypeError as error:
+        raise Unpublishable(f"arguments do not fit {row.actor_name}: {error}") from None
+    return actor
+
+
 def _message_for(row: OutboxMessage, broker: dramatiq.Broker) -> dramatiq.Message:
-    actor = broker.get_actor(row.actor_name)
+    actor = _actor_for(row, broker)
     message = actor.message_with_options(args=tuple(row.args or ()), kwargs=row.kwargs or {})
     options = dict(message.options)
     if row.request_id:
@@ -42,7 +65,7 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
         with db.atomic():
             query = (OutboxMessage.select()
                      .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-                            OutboxMessage.deliver_at <= now())
+                            OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at <= now())
                      .order_by(OutboxMessage.deliver_at, OutboxMessage.created_at)
                      .limit(limit))
             if ids is not None:
@@ -51,7 +74,12 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
                 query = query.for_update(skip_locked=True)
             for row in query:
                 try:
-                    broker.enqueue(_message_for(row, broker))
+                    message = _message_for(row, broker)
+                except Unpublishable as error:
+                    _park(row, str(error))
+                    continue
+                try:
+                    broker.enqueue(message)
                 except Exception as error:
                     (OutboxMessage.update(publish_attempts=OutboxMessage.publish_attempts + 1,
                                           last_error=repr(error)[:500])
@@ -64,11 +92,17 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     return published
 
 
+def _park(row: OutboxMessage, error: str) -> None:
+    (OutboxMessage.update(parked_at=now(), last_error=error[:500])
+     .where(OutboxMessage.id == row.id).execute())
+    log.error("ALERT outbox row %s parked: %s; see `make cli ARGS=\"outbox parked\"`", row.id, error)
+
+
 def pending_count() -> int:
-    """Rows due and not yet published (health and metrics)."""
+    """Rows due and not yet published (health and metrics); parked rows are counted apart."""
     return (OutboxMessage.select()
             .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-                   OutboxMessage.deliver_at <= now())
+                   OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at <= now())
             .count())
 
 

@@ -122,7 +122,7 @@ def drain(broker, worker):
         if backends.BACKEND != "services" and any(queue.unfinished_tasks for queue in broker.queues.values()):
             return False  # an actor enqueued more after its queue was joined
         return not (OutboxMessage.select().where(OutboxMessage.published_at.is_null(),
-                                                 OutboxMessage.canceled_at.is_null(),
+                                                 OutboxMessage.canceled_at.is_null(), OutboxMessage.parked_at.is_null(),
                                                  OutboxMessage.deliver_at <= now()).exists())
 
     def run(max_rounds: int = 50, timeout: float = 30.0) -> None:

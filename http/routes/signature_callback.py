@@ -12,6 +12,7 @@ from models.services.platform.unit_of_work import enqueue, unit_of_work
 
 from ..callbacks import signed_json
 from ..errors import error_response
+from models.services.platform.actor_names import ActorName
 
 bp = Blueprint("signature_callback", __name__)
 PLAIN_BLUEPRINTS = [bp]
@@ -19,7 +20,7 @@ PLAIN_BLUEPRINTS = [bp]
 
 def queue_result(process_id: str, event: str, results: dict) -> None:
     """Hand an event to the signature-result actor (inside unit_of_work); duplicates keep one message."""
-    enqueue("handle_signature_result", process_id, event, results, dedup_key=f"esign:{process_id}:{event}")
+    enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, event, results, dedup_key=f"esign:{process_id}:{event}")
 
 
 @bp.route("/callbacks/esignature", methods=["POST"])

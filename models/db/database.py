@@ -64,11 +64,13 @@ SCHEMA_LOCK_KEY = 7_420_001
 
 
 def create_schema() -> None:
-    """Create every table and index that is missing (idempotent)."""
+    """Create every table, column and index that is missing (idempotent)."""
+    from models.db.migrations import add_missing_columns
     from models.db.tables import ALL_TABLES
 
     with db.connection_context(), startup_lock():
         db.create_tables(ALL_TABLES, safe=True)
+        add_missing_columns(db.obj, ALL_TABLES)  # tables created by an earlier release
         if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
             from models.db.indexes import create_postgres_indexes
 

@@ -25,6 +25,10 @@ class OutboxMessage(BaseModel):
     publish_attempts = peewee.IntegerField(default=0)
     last_error = peewee.TextField(null=True)
     canceled_at = UtcDateTimeField(null=True)
+    # Set when the relay cannot publish the row at all (unknown actor, arguments the actor does not
+    # take): the row is kept with its error for ops (`make cli ARGS="outbox parked"`) and skipped, so
+    # one bad row never stalls the messages behind it.
+    parked_at = UtcDateTimeField(null=True)
 
     class Meta:
         indexes = ((("published_at", "deliver_at"), False),)

@@ -44,11 +44,13 @@ def test_business_figures_come_from_the_database(client, monkeypatch):
         WebhookDelivery.create(kind=kind, partner_code="PARTNER_A", proposal_id="x", idempotency_key=OutboxMessage().id,
                                payload={}, status="FAILED")
     OutboxMessage.create(actor_name="deliver_status_change", args=[1])
+    OutboxMessage.create(actor_name="no_such_actor", args=[], parked_at=now(), last_error="no actor")
     text = _scrape(client)
     assert _value(text, 'consignado_proposals{status="TOKEN_SENT"}') == 1
     assert _value(text, 'consignado_webhook_deliveries_failed{kind="status"}') == 2
     assert _value(text, 'consignado_webhook_deliveries_failed{kind="auction"}') == 1
     assert _value(text, "consignado_outbox_backlog") == 1
+    assert _value(text, "consignado_outbox_parked") == 1
     assert _value(text, "consignado_business_metrics_up") == 1
     assert "consignado_queue_depth{queue=" in text
 

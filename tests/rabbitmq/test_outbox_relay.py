@@ -134,3 +134,57 @@ def test_finished_rows_are_purged_after_the_retention(echo_actor, drain):
         frozen.move_to("2026-11-08T12:00:01Z")
         assert purge_finished(timedelta(days=7)) == 1
         assert [row.args for row in OutboxMessage.select()] == [["future"]]  # not yet sent: kept
+
+
+def _due_rows(*rows):
+    """Write rows straight to the outbox, as an older release or a mistyped name would have."""
+    with unit_of_work():
+        for actor_name, args in rows:
+            OutboxMessage.create(actor_name=actor_name, args=args)
+
+
+def test_a_row_naming_no_actor_is_parked_and_the_rows_behind_it_go_out(echo_actor, drain, caplog):
+    from rabbitmq.outbox_relay import relay_due
+
+    _due_rows(("no_such_actor", ["lost"]), ("outbox_test_echo", ["after the bad row"]))
+    assert relay_due() == 1
+    drain()
+    assert RECEIVED == ["after the bad row"]
+    bad = OutboxMessage.get(OutboxMessage.actor_name == "no_such_actor")
+    assert bad.parked_at is not None and bad.published_at is None
+    assert "no actor named 'no_such_actor'" in bad.last_error
+    assert any("ALERT outbox row" in record.getMessage() for record in caplog.records)
+
+
+def test_a_row_with_arguments_its_actor_does_not_take_is_parked(echo_actor, drain):
+    from rabbitmq.outbox_relay import pending_count, relay_due
+
+    _due_rows(("outbox_test_echo", ["one", "two too many"]))
+    assert relay_due() == 0 and pending_count() == 0
+    row = OutboxMessage.get()
+    assert row.parked_at is not None and "arguments do not fit outbox_test_echo" in row.last_error
+    drain()
+    assert RECEIVED == []
+
+
+def test_parked_rows_are_listed_and_requeued_once_the_cause_is_fixed(echo_actor, drain):
+    from models.services.platform import outbox
+    from rabbitmq.outbox_relay import relay_due
+
+    _due_rows(("outbox_test_echo_v2", ["waiting for the deploy"]))
+    relay_due()
+    assert [row.actor_name for row in outbox.parked()] == ["outbox_test_echo_v2"] and outbox.parked_count() == 1
+    OutboxMessage.update(actor_name="outbox_test_echo").execute()  # the fix: the actor now exists
+    assert outbox.requeue() == 1 and outbox.parked_count() == 0
+    drain()
+    assert RECEIVED == ["waiting for the deploy"]
+
+
+def test_a_broker_failure_is_not_parked(echo_actor, broker, monkeypatch):
+    from rabbitmq.outbox_relay import relay_due
+
+    monkeypatch.setattr(broker, "enqueue", lambda *a, **k: (_ for _ in ()).throw(ConnectionError("down")))
+    _due_rows(("outbox_test_echo", ["kept for the next sweep"]))
+    assert relay_due() == 0
+    row = OutboxMessage.get()
+    assert row.parked_at is None and row.publish_attempts == 1

@@ -11,16 +11,16 @@ from models.services.banking import disbursement_data as banking
 from models.services.banking.options import PixKey
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
-ACTOR = "validate_bank_data"
 
 
 def submit_pix_key(proposal, choice: PixKey) -> BankDataSubmission:
     """Record the submission and queue the directory lookup (inside the route's unit_of_work)."""
     submission = BankDataSubmission.create(proposal=proposal.id, payload={
         "key": choice.key, "key_type": choice.key_type, "use_pix_cpf": choice.use_pix_cpf})
-    enqueue(ACTOR, submission.id)
+    enqueue(ActorName.VALIDATE_BANK_DATA, submission.id)
     return submission
 
 

@@ -10,6 +10,7 @@ from models.domain.statuses import Status
 from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key, latest_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue
+from models.services.platform.actor_names import ActorName
 
 CANCELABLE = (Status.CONTRACT_GENERATED.value, Status.AWAITING_SIGNATURE.value)
 
@@ -26,7 +27,7 @@ def cancel(proposal: Proposal) -> None:
     if contract is not None:
         Contract.update(status=Status.CANCELED.value, updated_at=now()).where(Contract.id == contract.id).execute()
         cancel_scheduled(expiry_key(contract.id))
-        enqueue("release_contract", contract.id)
+        enqueue(ActorName.RELEASE_CONTRACT, contract.id)
 
 
 def withdraw(proposal: Proposal, *, source: str, reason: str) -> Contract:

@@ -20,6 +20,7 @@ from models.services.contract.terms import build_terms
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
@@ -66,8 +67,8 @@ def start(proposal: Proposal, redirect_url: str | None) -> Contract:
         final_due_date=date.fromisoformat(payload["final_due_date"]),
         disbursement_date=calendar.disbursement_date(now()), signature_redirect_url=redirect_url)
     status.move(proposal, Trigger.START_CONTRACT)
-    enqueue("generate_contract", contract.id)
-    enqueue("contract_watchdog", contract.id, dedup_key=watchdog_key(contract.id),
+    enqueue(ActorName.GENERATE_CONTRACT, contract.id)
+    enqueue(ActorName.CONTRACT_WATCHDOG, contract.id, dedup_key=watchdog_key(contract.id),
             deliver_at=now() + timedelta(seconds=current().contract.watchdog_seconds))
     return contract
 
@@ -102,7 +103,7 @@ def generate(contract_id: str) -> None:
                      "user_redirect_url": process.user_redirect_url, "updated_at": now()}
         if contract.status != IN_PROGRESS or proposal.status != IN_PROGRESS:  # the watchdog gave up first
             Contract.update(**documents).where(Contract.id == contract_id).execute()
-            enqueue("release_contract", contract_id)
+            enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
         Contract.update(**documents, status=Status.CONTRACT_GENERATED.value, signature_id=new_id(),
                         signature_status="PENDING", signature_expires_at=deadline).where(Contract.id == contract_id).execute()
@@ -110,7 +111,7 @@ def generate(contract_id: str) -> None:
         status.move(proposal, Trigger.CONTRACT_READY, source="actor")
         status.move(proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id})
         cancel_scheduled(watchdog_key(contract_id))
-        enqueue("expire_signature", contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
+        enqueue(ActorName.EXPIRE_SIGNATURE, contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
 
 
 def watchdog(contract_id: str) -> None:

@@ -12,6 +12,7 @@ from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key
 from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.services.platform.actor_names import ActorName
 
 STARTED = "PROCESS_STARTED"
 FINISHED = "PROCESS_FINISHED"
@@ -49,12 +50,12 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
                             disbursement_date=calendar.disbursement_date(signed_at), updated_at=signed_at
                             ).where(Contract.id == contract.id).execute()
             status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
-            enqueue("process_signed_contract", contract.id)
+            enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
             return
         Contract.update(status=Status.SIGNATURE_FAILED.value, signature_status=SignatureStatus.REJECTED.value,
                         signature_result=checks, updated_at=now()).where(Contract.id == contract.id).execute()
         status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
-        enqueue("release_contract", contract.id)
+        enqueue(ActorName.RELEASE_CONTRACT, contract.id)
 
 
 def expire(contract_id: str) -> None:
@@ -72,4 +73,4 @@ def expire(contract_id: str) -> None:
                         updated_at=now()).where(Contract.id == contract_id).execute()
         status.move(proposal, Trigger.SIGNATURE_EXPIRED, source="scheduler",
                     details={"deadline": contract.signature_expires_at.isoformat()})
-        enqueue("release_contract", contract_id)
+        enqueue(ActorName.RELEASE_CONTRACT, contract_id)

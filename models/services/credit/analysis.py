@@ -18,8 +18,8 @@ from models.domain.statuses import Status
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
-RUN_ACTOR = "run_credit_analysis"
 IN_PROGRESS, APPROVED, REJECTED, FAILED, AWAITING_RETRY = "IN_PROGRESS", "APPROVED", "REJECTED", "FAILED", "AWAITING_RETRY"
 FINISHED = (APPROVED, REJECTED, FAILED)
 
@@ -62,7 +62,7 @@ def start_analysis(proposal: Proposal, consent: ConsentData, mode: str) -> Credi
         analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind=kind,
                                          mode=mode, promotional=promotional, consent_id=row.id, started_at=now(),
                                          attempt=(previous.attempt + 1) if previous else 1)
-        enqueue(RUN_ACTOR, analysis.id)
+        enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
     return analysis
 
 
@@ -105,5 +105,5 @@ def retry(proposal: Proposal, mode: str) -> CreditAnalysis | RetryRefusal:
         move(proposal, Trigger.RETRY_ANALYSIS, details={"kind": "retry"})
         analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind="retry",
                                          mode=mode, consent_id=consent.id, started_at=now(), attempt=failed.attempt + 1)
-        enqueue(RUN_ACTOR, analysis.id)
+        enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
     return analysis

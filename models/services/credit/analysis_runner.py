@@ -19,16 +19,16 @@ from models.domain.status_machine import Trigger
 from models.external.credit_engine import CreditEngineError, get_credit_engine
 from models.external.credit_engine.port import AGE_CRITERIA, NO_AVAILABLE_MARGIN, EngineDecision
 from models.external.payroll import PayrollUnavailable, query_margin
-from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, IN_PROGRESS, REJECTED, RUN_ACTOR
+from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, IN_PROGRESS, REJECTED
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
-AUTO_RETRY_ACTOR = "auto_retry_credit_analysis"
 PAYROLL_UNAVAILABLE_CODE = "CRA-DTP-003"
 ENGINE_ERROR_CODE = "CRA-ENG-001"
 
@@ -141,7 +141,7 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable) -> None:
                        retry_at=retry_at, engine_result={"failure": str(failure)[:300]}):
             return
         move(proposal, Trigger.PAYROLL_RETRY_SCHEDULED, source="actor", details={"retry_at": retry_at.isoformat()})
-        enqueue(AUTO_RETRY_ACTOR, analysis.id, deliver_at=retry_at,
+        enqueue(ActorName.AUTO_RETRY_CREDIT_ANALYSIS, analysis.id, deliver_at=retry_at,
                 dedup_key=f"payroll-auto-retry:{analysis.id}:{analysis.attempt}")
 
 
@@ -158,7 +158,7 @@ def auto_retry(analysis_id: str) -> None:
         if updated != 1:
             return
         move(proposal, Trigger.AUTO_RETRY, source="scheduler")
-        enqueue(RUN_ACTOR, analysis.id)
+        enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
 
 
 INTERNAL_ERROR_CODE = "CRA-INT-001"

@@ -16,8 +16,8 @@ from models.services.credit.products import pricing
 from models.services.credit.wire import plain
 from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
+from models.services.platform.actor_names import ActorName
 
-RUN_ACTOR = "run_simulation"
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
 SIMULATION_STATUSES = (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value, Status.OFFER_SELECTED.value,
                        Status.PRE_ACCEPTED.value, Status.BANK_DATA_SUBMITTED.value)
@@ -34,7 +34,7 @@ def request_simulation(proposal: Proposal, *, installments: int | None, loan_amo
         simulation = Simulation.create(
             proposal=proposal.id, mode=BY_INSTALLMENTS if installments is not None else BY_LOAN_AMOUNT,
             installments=installments, loan_amount=None if loan_amount is None else str(loan_amount), insured=insured)
-        enqueue(RUN_ACTOR, simulation.id)
+        enqueue(ActorName.RUN_SIMULATION, simulation.id)
     return simulation
 
 

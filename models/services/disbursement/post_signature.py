@@ -20,6 +20,7 @@ from models.services.disbursement.payroll_window import maintenance_window_end
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
 READY_TO_ENDORSE = (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
 
@@ -43,9 +44,9 @@ def route_signed(contract_id: str) -> None:
         if review:
             status.move(proposal, Trigger.FRAUD_REVIEW, source="actor",
                         details={"reason": "amount above limit" if contract.principal_amount > limit else "flagged"})
-            enqueue("run_fraud_analysis", contract_id)
+            enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
         else:
-            enqueue("endorse_contract", contract_id)
+            enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
 
 
 def decide_fraud(contract_id: str) -> None:
@@ -60,11 +61,11 @@ def decide_fraud(contract_id: str) -> None:
             return
         if approved:
             status.move(proposal, Trigger.FRAUD_APPROVED, source="actor", details={"reason": reason})
-            enqueue("endorse_contract", contract_id)
+            enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
             return
         status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
         Contract.update(status=Status.ANALYSIS_REPROVED.value, updated_at=now()).where(Contract.id == contract_id).execute()
-        enqueue("release_contract", contract_id)
+        enqueue(ActorName.RELEASE_CONTRACT, contract_id)
 
 
 def endorse(contract_id: str) -> None:
@@ -80,7 +81,7 @@ def endorse(contract_id: str) -> None:
             if proposal.status in (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value):
                 status.move(proposal, Trigger.ENDORSEMENT_DEFERRED, source="actor",
                             details={"reason": "payroll maintenance window", "resume_at": resume_at.isoformat()})
-            enqueue("endorse_contract", contract_id, deliver_at=resume_at,
+            enqueue(ActorName.ENDORSE_CONTRACT, contract_id, deliver_at=resume_at,
                     dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}")
         return
     endorsement_id = contract.endorsement_id or get_endorsement().register(EndorsementRequest(
@@ -91,7 +92,7 @@ def endorse(contract_id: str) -> None:
             return
         Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at,
                         updated_at=at).where(Contract.id == contract_id).execute()
-        enqueue("disburse", contract_id, deliver_at=payment_time(Contract.get_by_id(contract_id)),
+        enqueue(ActorName.DISBURSE, contract_id, deliver_at=payment_time(Contract.get_by_id(contract_id)),
                 dedup_key=f"disburse:{contract_id}")
 
 

@@ -113,6 +113,7 @@ def _failed_deliveries() -> GaugeMetricFamily:
 def _outbox() -> list:
     from models.db.outbox import OutboxMessage
     from models.domain.clock import now
+    from models.services.platform import outbox
     from rabbitmq.outbox_relay import pending_count
 
     backlog = GaugeMetricFamily(f"{NAMESPACE}_outbox_backlog",
@@ -122,8 +123,11 @@ def _outbox() -> list:
                                   "Outbox messages scheduled for later (deadlines, next-day jobs).")
     scheduled.add_metric([], OutboxMessage.select().where(
         OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-        OutboxMessage.deliver_at > now()).count())
-    return [backlog, scheduled]
+        OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at > now()).count())
+    parked = GaugeMetricFamily(f"{NAMESPACE}_outbox_parked",
+                               "Outbox messages the relay could not publish (unknown actor, bad arguments).")
+    parked.add_metric([], outbox.parked_count())
+    return [backlog, scheduled, parked]
 
 
 def _queue_depth() -> GaugeMetricFamily:

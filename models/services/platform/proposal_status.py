@@ -12,8 +12,8 @@ from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.platform.request_context import current_request_id
 from models.services.platform.unit_of_work import enqueue, notify
+from models.services.platform.actor_names import ActorName
 
-STATUS_EVENT_ACTOR = "deliver_status_change"
 
 
 class ConcurrentChange(DomainError):
@@ -45,7 +45,7 @@ def move(proposal: Proposal, trigger: Trigger, *, source: str = "http", details:
     change = StatusChange.create(proposal=proposal.id, sequence=sequence, old_status=old,
                                  new_status=target.value, trigger=trigger.value, source=source,
                                  request_id=current_request_id(), details=details, changed_at=changed_at)
-    enqueue(STATUS_EVENT_ACTOR, change.id)
+    enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     notify(wake_key(proposal.id))
     return change
 
@@ -55,5 +55,5 @@ def record_creation(proposal: Proposal, *, source: str = "http") -> StatusChange
     change = StatusChange.create(proposal=proposal.id, sequence=proposal.status_sequence, old_status=None,
                                  new_status=proposal.status, trigger=Trigger.START.value, source=source,
                                  request_id=current_request_id(), changed_at=proposal.created_at)
-    enqueue(STATUS_EVENT_ACTOR, change.id)
+    enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     return change

@@ -17,6 +17,7 @@ import peewee
 from models.db.database import db
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
+from models.services.platform.actor_names import ActorName
 from models.services.platform.request_context import current_request_id
 
 log = logging.getLogger(__name__)
@@ -77,15 +78,15 @@ def _current() -> _Pending:
     return pending
 
 
-def enqueue(actor_name: str, *args, deliver_at: datetime | None = None, dedup_key: str | None = None,
+def enqueue(actor: ActorName, *args, deliver_at: datetime | None = None, dedup_key: str | None = None,
             **kwargs) -> OutboxMessage | None:
-    """Write a message for ``actor_name`` to the outbox of the current transaction.
+    """Write a message for ``actor`` to the outbox of the current transaction.
 
     ``deliver_at`` schedules it (durable across restarts); ``dedup_key`` keeps a single row for the
     same job, returning None when it already exists.
     """
     pending = _current()
-    fields = {"actor_name": actor_name, "args": list(args), "kwargs": kwargs, "deliver_at": deliver_at or now(),
+    fields = {"actor_name": str(actor), "args": list(args), "kwargs": kwargs, "deliver_at": deliver_at or now(),
               "request_id": current_request_id()}
     if dedup_key is None:
         # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).

@@ -25,9 +25,9 @@ from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks.signing import AUCTION_FIELD_ORDER, common_headers, raw_body
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
-ACTOR = "deliver_auction"
 
 
 def money_text(value) -> str:
@@ -76,7 +76,7 @@ def ingest(offer: AuctionOffer) -> AuctionProposal:
                 delivery = WebhookDelivery.create(kind="auction", partner_code=partner.code,
                                                   proposal_id=auction.id, idempotency_key=idempotency_key(auction),
                                                   payload=auction_body(auction), next_attempt_at=now())
-                enqueue(ACTOR, delivery.id)
+                enqueue(ActorName.DELIVER_AUCTION, delivery.id)
     return auction
 
 
@@ -115,7 +115,7 @@ def deliver(delivery_id: str) -> str | None:
         else:
             at = delivery.round_started_at + timedelta(seconds=schedule[delivery.attempts])
             deliveries.reschedule(delivery, at, deliveries.describe_failure(response))
-            enqueue(ACTOR, delivery.id, deliver_at=at,
+            enqueue(ActorName.DELIVER_AUCTION, delivery.id, deliver_at=at,
                     dedup_key=f"auction:{delivery.id}:{delivery.replays}:{delivery.attempts + 1}")
     return delivery.status
 
@@ -126,11 +126,11 @@ def _come_back_later(delivery_id: str) -> str:
     delivery = WebhookDelivery.get_by_id(delivery_id)
     if delivery.status == PENDING:
         with unit_of_work():
-            enqueue(ACTOR, delivery.id, deliver_at=delivery.next_attempt_at,
+            enqueue(ActorName.DELIVER_AUCTION, delivery.id, deliver_at=delivery.next_attempt_at,
                     dedup_key=f"auction-recheck:{delivery.id}:{delivery.replays}:{delivery.attempts}")
     return delivery.status
 
 
 def replay(delivery: WebhookDelivery) -> None:
     """Queue a finished auction delivery again (call inside unit_of_work)."""
-    enqueue(ACTOR, delivery.id)
+    enqueue(ActorName.DELIVER_AUCTION, delivery.id)

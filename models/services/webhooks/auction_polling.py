@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 from models.domain.clock import now
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
-POLL_ACTOR = "poll_auction_proposals"
 
 
 def schedule_next_poll(after: datetime | None = None) -> datetime | None:
@@ -22,5 +22,5 @@ def schedule_next_poll(after: datetime | None = None) -> datetime | None:
     slot = int(((after or now()) + timedelta(seconds=interval)).timestamp()) // interval
     at = datetime.fromtimestamp(slot * interval, tz=timezone.utc)
     with unit_of_work():
-        enqueue(POLL_ACTOR, deliver_at=at, dedup_key=f"auction-poll:{slot}")
+        enqueue(ActorName.POLL_AUCTION_PROPOSALS, deliver_at=at, dedup_key=f"auction-poll:{slot}")
     return at

@@ -20,9 +20,9 @@ from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import current
+from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
-ACTOR = "deliver_status_change"
 
 
 class DeliveryExhausted(Exception):
@@ -93,7 +93,7 @@ def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
         locked_proposal(delivery.proposal_id)
         if not status_events.earlier_pending(delivery):
             return False
-        enqueue(ACTOR, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
+        enqueue(ActorName.DELIVER_STATUS_CHANGE, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
     return True
 
 
@@ -128,10 +128,10 @@ def _finish(delivery: WebhookDelivery, status: str, error: str | None) -> str:
     deliveries.finish(delivery, status, error=error)
     waiting = status_events.next_waiting_change(delivery)
     if waiting is not None:
-        enqueue(ACTOR, waiting.id)
+        enqueue(ActorName.DELIVER_STATUS_CHANGE, waiting.id)
     return status
 
 
 def replay(delivery: WebhookDelivery) -> None:
     """Queue a finished status delivery again (call inside unit_of_work)."""
-    enqueue(ACTOR, status_events.change_of(delivery).id)
+    enqueue(ActorName.DELIVER_STATUS_CHANGE, status_events.change_of(delivery).id)
