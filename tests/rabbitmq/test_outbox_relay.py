@@ -122,7 +122,7 @@ def test_enqueue_outside_a_unit_of_work_is_refused():
 
 
 def test_finished_rows_are_purged_after_the_retention(echo_actor, drain):
-    from rabbitmq.outbox_relay import purge_finished
+    from models.services.platform.outbox import purge_finished
 
     with freeze_time("2026-11-01T12:00:00Z") as frozen:
         with unit_of_work():
