@@ -65,12 +65,13 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
     configure_broker(settings)
     import actors  # noqa: F401  (binds every actor to the broker chosen above)
-    from models.services.platform import unit_of_work
-    from models.services.platform import wakeups
+    from models.services.platform import metrics, unit_of_work, wakeups
     from rabbitmq.outbox_relay import relay_due
+    from rabbitmq.queue_depth import queue_depths
 
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
+    metrics.set_queue_depth_reader(queue_depths)
     from models.db.database import db, startup_lock
     from models.services.webhooks.auction_polling import schedule_next_poll
 

@@ -1,14 +1,13 @@
-"""Bearer-token check on every versioned route, and the origin scope that follows from it."""
+"""Bearer-token check on every versioned route, and the origin (partner) the token speaks for."""
 from __future__ import annotations
 
 from flask import Flask, g, request
 
-from models.db.partners import Partner
-from models.db.proposals import Proposal
+from models.services.partners.accounts import find_partner
 from models.services.partners.tokens import InvalidToken, verify_token
 from models.settings import current
 
-from .errors import ApiError, error_response
+from .errors import error_response
 
 # Versioned paths anyone may read: the API description and its docs page.
 PUBLIC_SUFFIXES = ("/openapi.json", "/docs", "/docs/")
@@ -40,33 +39,15 @@ def install(app: Flask) -> None:
             claims = verify_token(current(), value.strip())
         except InvalidToken:
             return _unauthorized("Invalid or expired access token; request a new one")
-        partner = Partner.get_or_none(Partner.code == claims.origin)
+        partner = find_partner(claims.origin)
         if partner is None:
             return _unauthorized("The token's partner no longer exists")
-        g.partner = partner
+        g.origin = partner.code
         g.token_claims = claims
         return None
 
 
-def current_partner() -> Partner:
-    return g.partner
-
-
 def current_origin() -> str:
-    return g.partner.code
-
-
-def owned_proposal(proposal_id: str, *, for_update: bool = False) -> Proposal:
-    """The proposal if it belongs to the token's origin: 404 when missing, 403 when another's."""
-    query = Proposal.select().where(Proposal.id == str(proposal_id))
-    if for_update:
-        from models.db.database import is_postgres
-
-        if is_postgres():
-            query = query.for_update()
-    proposal = query.first()
-    if proposal is None:
-        raise ApiError(404, "Proposal not found", error_code="PROPOSAL_NOT_FOUND")
-    if proposal.origin != current_origin():
-        raise ApiError(403, "This token is not permitted to access this proposal", error_code="FORBIDDEN")
-    return proposal
+    """The token's origin (partner code): every use case an origin may call takes it, and the
+    services answer 404/403 for a proposal that is missing or another origin's."""
+    return g.origin

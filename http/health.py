@@ -14,7 +14,7 @@ import time
 import dramatiq
 from flask import Blueprint, jsonify
 
-from models.db.database import db
+from models.services.platform.health import database_ok
 from models.settings import current
 
 blp = Blueprint("health", __name__)
@@ -23,17 +23,6 @@ blp = Blueprint("health", __name__)
 @blp.route("/health/live")
 def live():
     return jsonify(status="ok")
-
-
-def _database_ok() -> tuple[bool, str | None]:
-    try:
-        db.execute_sql("SELECT 1")
-        return True, None
-    except Exception as error:  # reported, not raised: readiness answers either way
-        return False, f"unreachable ({error.__class__.__name__})"
-    finally:
-        if not db.is_closed():
-            db.close()
 
 
 class BrokerCheck:
@@ -94,9 +83,9 @@ def _broker_ok() -> tuple[bool, str | None]:
 
 @blp.route("/health/ready")
 def ready():
-    database_ok, database_error = _database_ok()
+    database_up, database_error = database_ok()
     broker_ok, broker_error = _broker_ok()
-    healthy = database_ok and broker_ok
+    healthy = database_up and broker_ok
     body = {"status": "ok" if healthy else "unavailable",
             "checks": {"database": database_error or "ok", "broker": broker_error or "ok"}}
     return jsonify(body), (200 if healthy else 503)

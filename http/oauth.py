@@ -6,9 +6,7 @@ from authlib.oauth2.rfc6749 import ClientMixin, grants
 from flask import Blueprint, Flask
 from werkzeug.routing import Rule
 
-from models.db.partners import PartnerCredential
-from models.domain.clock import now
-from models.services.partners.accounts import find_active_credential, secret_matches
+from models.services.partners.accounts import find_active_credential, record_credential_use, secret_matches
 from models.services.partners.tokens import issue_token
 from models.settings import current
 
@@ -17,9 +15,9 @@ server = AuthorizationServer()
 
 
 class CredentialClient(ClientMixin):
-    """authlib's view of a partner credential."""
+    """authlib's view of a partner credential (as ``find_active_credential`` returns it)."""
 
-    def __init__(self, credential: PartnerCredential) -> None:
+    def __init__(self, credential) -> None:
         self.credential = credential
         self.client_id = credential.client_id
 
@@ -61,8 +59,7 @@ def _query_client(client_id: str):
 
 
 def _save_token(token: dict, request) -> None:
-    credential = request.client.credential
-    (PartnerCredential.update(last_used_at=now()).where(PartnerCredential.id == credential.id).execute())
+    record_credential_use(request.client.credential.id)
 
 
 def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):

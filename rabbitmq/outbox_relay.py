@@ -23,6 +23,7 @@ import dramatiq
 from models.db.database import db, is_postgres
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
+from models.services.platform.outbox import due_messages, park, purge_finished
 from models.settings import current
 
 log = logging.getLogger(__name__)
@@ -63,11 +64,7 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
         # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so reading the rows
         # and marking them published cannot fail half-way on a lock upgrade.
         with db.atomic():
-            query = (OutboxMessage.select()
-                     .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-                            OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at <= now())
-                     .order_by(OutboxMessage.deliver_at, OutboxMessage.created_at)
-                     .limit(limit))
+            query = due_messages().order_by(OutboxMessage.deliver_at, OutboxMessage.created_at).limit(limit)
             if ids is not None:
                 query = query.where(OutboxMessage.id.in_(ids))
             if is_postgres():  # several relays (API, pools) share the table without double work
@@ -93,25 +90,8 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
 
 
 def _park(row: OutboxMessage, error: str) -> None:
-    (OutboxMessage.update(parked_at=now(), last_error=error[:500])
-     .where(OutboxMessage.id == row.id).execute())
+    park(row.id, error)
     log.error("ALERT outbox row %s parked: %s; see `make cli ARGS=\"outbox parked\"`", row.id, error)
-
-
-def pending_count() -> int:
-    """Rows due and not yet published (health and metrics); parked rows are counted apart."""
-    return (OutboxMessage.select()
-            .where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-                   OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at <= now())
-            .count())
-
-
-def purge_finished(older_than: timedelta) -> int:
-    """Delete rows published or canceled more than ``older_than`` ago; returns how many."""
-    limit = now() - older_than
-    return (OutboxMessage.delete()
-            .where((OutboxMessage.published_at < limit) | (OutboxMessage.canceled_at < limit))
-            .execute())
 
 
 PURGE_EVERY_SECONDS = 3600

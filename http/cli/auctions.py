@@ -11,10 +11,10 @@ from decimal import Decimal, InvalidOperation
 import click
 from flask.cli import AppGroup
 
-from models.db.webhooks import AuctionProposal, WebhookDelivery
 from models.external.auctions import AuctionSourceError, get_auction_source
 from models.external.auctions.sandbox import make_offer
-from models.services.webhooks.auction_delivery import ingest
+from models.services.webhooks.auction_delivery import ingest, recent_auctions
+from models.services.webhooks.deliveries import deliveries_of
 from models.settings import current
 
 from ._outbox import leave_for_sweeper
@@ -58,13 +58,12 @@ def poll():
 @click.option("--limit", default=50, show_default=True)
 def list_auctions(limit):
     """Most recent auction proposals."""
-    for auction in AuctionProposal.select().order_by(AuctionProposal.received_at.desc()).limit(limit):
+    for auction in recent_auctions(limit):
         _report(auction)
 
 
-def _report(auction: AuctionProposal) -> None:
-    deliveries = WebhookDelivery.select().where(WebhookDelivery.kind == "auction",
-                                                WebhookDelivery.proposal_id == auction.id)
+def _report(auction) -> None:
+    deliveries = deliveries_of("auction", auction.id)
     states = ", ".join(f"{d.partner_code}:{d.status}:{d.id}" for d in deliveries) or "no partner with an auction URL"
     click.echo(f"{auction.id}\t{auction.document}\t{auction.name}\t{auction.available_balance}"
                f"\t{auction.installment_quantity}\teligible={auction.eligible}\t{states}")

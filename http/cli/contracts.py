@@ -6,11 +6,8 @@ import json
 import click
 from flask.cli import AppGroup
 
-from models.db.proposals import Proposal
 from models.domain.errors import DomainError
-from models.services.contract.cancellation import withdraw
-from models.services.platform.locks import locked_proposal
-from models.services.platform.unit_of_work import unit_of_work
+from models.services.contract.cancellation import withdraw_proposal
 
 group = AppGroup("contracts", help="Operate contracts after disbursement.")
 
@@ -20,11 +17,8 @@ group = AppGroup("contracts", help="Operate contracts after disbursement.")
 @click.option("--reason", default="customer exercised the withdrawal right", help="Recorded in the history.")
 def withdraw_command(proposal_id, reason):
     """Move a DISBURSED proposal to CANCELLED_BY_USER (never possible through the cancel route)."""
-    if not Proposal.select().where(Proposal.id == proposal_id).exists():
-        raise click.ClickException(f"no proposal {proposal_id}")
     try:
-        with unit_of_work():
-            contract = withdraw(locked_proposal(proposal_id), source="ops", reason=reason)
+        contract = withdraw_proposal(proposal_id, reason=reason)
     except DomainError as error:
         raise click.ClickException(error.message)
     click.echo(json.dumps({"proposal_id": proposal_id, "status": "CANCELLED_BY_USER", "contract_id": contract.id}))

@@ -6,7 +6,6 @@ import json
 import click
 from flask.cli import AppGroup
 
-from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.services.webhooks import deliveries as service
 from models.services.webhooks.delivery_replay import ReplayRefused, replay, replay_failed
 
@@ -15,7 +14,7 @@ from ._outbox import leave_for_sweeper
 group = AppGroup("deliveries", help="Webhook deliveries (status and auction): log, failures, replay.")
 
 
-def _line(d: WebhookDelivery) -> str:
+def _line(d) -> str:
     return (f"{d.id}\t{d.kind}\t{d.partner_code}\t{d.status}\tattempts={d.attempts}\treplays={d.replays}"
             f"\tproposal={d.proposal_id}\tseq={d.sequence}\tcreated={d.created_at.isoformat()}"
             f"\terror={d.last_error or '-'}")
@@ -36,13 +35,13 @@ def list_deliveries(failed, partner, kind, limit):
 @click.argument("delivery_id")
 def show(delivery_id):
     """A delivery, its body and every attempt (time, URL, status or error, latency, snippet)."""
-    delivery = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id)
+    delivery = service.find_delivery(delivery_id)
     if delivery is None:
         raise click.ClickException(f"no delivery {delivery_id}")
     attempts = [{"number": a.number, "at": a.attempted_at.isoformat(), "url": a.url, "request_id": a.request_id,
                  "status_code": a.status_code, "error": a.error, "latency_ms": a.latency_ms,
                  "response_snippet": a.response_snippet}
-                for a in delivery.attempt_log.order_by(DeliveryAttempt.number)]
+                for a in service.attempts_of(delivery)]
     click.echo(json.dumps({"id": delivery.id, "kind": delivery.kind, "partner": delivery.partner_code,
                            "status": delivery.status, "idempotency_key": delivery.idempotency_key,
                            "sequence": delivery.sequence, "payload": delivery.payload,

@@ -6,25 +6,24 @@ import json
 import click
 from flask.cli import AppGroup
 
-from models.db.partners import WEBHOOK_AUTH_MODES, Partner, PartnerCredential
 from models.services.partners import accounts as service
 from models.settings import current
 
 group = AppGroup("partners", help="Manage partners (origins) and their credentials.")
 
 
-def _load(code: str) -> Partner:
-    partner = Partner.get_or_none(Partner.code == code)
+def _load(code: str):
+    partner = service.find_partner(code)
     if partner is None:
         raise click.ClickException(f"no partner with code {code}")
     return partner
 
 
-def _describe(partner: Partner, *, with_secret: bool = False) -> dict:
+def _describe(partner, *, with_secret: bool = False) -> dict:
     credentials = [
         {"client_id": c.client_id, "environment": c.environment, "created_at": c.created_at.isoformat(),
          "revoked": c.revoked_at is not None}
-        for c in partner.credentials.order_by(PartnerCredential.created_at)]
+        for c in service.credentials_of(partner)]
     body = {"code": partner.code, "name": partner.name, "insurance_enabled": partner.insurance_enabled,
             "recontracting_enabled": partner.recontracting_enabled, "webhook_url": partner.webhook_url,
             "webhook_auth_mode": partner.webhook_auth_mode, "webhook_auth_header": partner.webhook_auth_header,
@@ -53,7 +52,7 @@ def _environment_option():
 @click.option("--recontracting/--no-recontracting", default=False)
 def create(code, name, environment, insurance, recontracting):
     """Create a partner and print its first credential (the secret is shown only now)."""
-    if Partner.select().where(Partner.code == code).exists():
+    if service.find_partner(code) is not None:
         raise click.ClickException(f"partner {code} already exists")
     _, credential = service.create_partner(code, name, environment or current().credential_environment,
                                            insurance_enabled=insurance, recontracting_enabled=recontracting)
@@ -64,7 +63,7 @@ def create(code, name, environment, insurance, recontracting):
 @group.command("list")
 def list_partners():
     """One line per partner."""
-    for partner in Partner.select().order_by(Partner.code):
+    for partner in service.all_partners():
         click.echo(f"{partner.code}\t{partner.name}\tinsurance={'on' if partner.insurance_enabled else 'off'}"
                    f"\trecontracting={'on' if partner.recontracting_enabled else 'off'}"
                    f"\twebhook={partner.webhook_url or '-'}\tauction={partner.auction_url or '-'}")
@@ -83,7 +82,7 @@ def show(code):
 @click.option("--insurance/--no-insurance", default=None)
 @click.option("--recontracting/--no-recontracting", default=None)
 @click.option("--webhook-url")
-@click.option("--webhook-auth", type=click.Choice(WEBHOOK_AUTH_MODES))
+@click.option("--webhook-auth", type=click.Choice(service.WEBHOOK_AUTH_MODES))
 @click.option("--webhook-auth-header", help="Header name for --webhook-auth api_key (e.g. x-api-key).")
 @click.option("--webhook-auth-value", help="API key or bearer token sent to the partner.")
 @click.option("--auction-url")

@@ -1,10 +1,10 @@
-"""Response bodies of the contract routes (spec: Contract data, polling, acknowledgement)."""
+"""Response bodies of the contract routes (spec: Contract data, polling, acknowledgement).
+
+They format the contract and proposal rows the contract services return (read as plain objects)."""
 from __future__ import annotations
 
 from decimal import Decimal
 
-from models.db.contracts import Contract
-from models.db.proposals import Proposal
 from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 
@@ -18,7 +18,7 @@ def _stamp(value) -> str | None:
     return isoformat_z(value) if value is not None else None
 
 
-def _signature(contract: Contract, *, with_process: bool) -> dict:
+def _signature(contract, *, with_process: bool) -> dict:
     body = {"signature_id": contract.signature_id}
     if with_process:
         body["unico_process_id"] = contract.unico_process_id
@@ -27,7 +27,7 @@ def _signature(contract: Contract, *, with_process: bool) -> dict:
     return body if with_process else {k: body[k] for k in ("signature_id", "status", "user_redirect_url", "expires_at")}
 
 
-def contract_data(contract: Contract) -> dict:
+def contract_data(contract) -> dict:
     """Body of POST contract (201): every field of the spec's Contract data table."""
     amounts = {"principal_amount": _text(contract.principal_amount), "interest_rate": _text(contract.interest_rate),
                "total_amount": _text(contract.total_amount), "installment_amount": _text(contract.installment_amount)}
@@ -44,7 +44,7 @@ def contract_data(contract: Contract) -> dict:
     }
 
 
-def contract_status(proposal: Proposal, contract: Contract) -> dict:
+def contract_status(proposal, contract) -> dict:
     """Body of GET contract (200); disbursement information once the money was paid."""
     body = {"proposal_id": proposal.id, "proposal_status": proposal.status, "contract_id": contract.id,
             "contract_status": contract.status, "digital_signature": _signature(contract, with_process=False)}
@@ -56,8 +56,9 @@ def contract_status(proposal: Proposal, contract: Contract) -> dict:
     return body
 
 
-def acknowledgement(proposal: Proposal, contract: Contract) -> dict:
+def acknowledgement(contract) -> dict:
     """202 body while the contract is being generated."""
-    return acknowledgement_body(proposal.id, "CONTRACT_GENERATION_IN_PROGRESS", contract.created_at,
-                                f"/proposals/{proposal.id}/contract/status",
+    proposal_id = contract.proposal_id
+    return acknowledgement_body(proposal_id, "CONTRACT_GENERATION_IN_PROGRESS", contract.created_at,
+                                f"/proposals/{proposal_id}/contract/status",
                                 "Contract generation in progress; poll status_url every 2 seconds")

@@ -1,13 +1,11 @@
 """Response bodies of the credit analysis routes (spec: analysis response, polling, retry)."""
 from __future__ import annotations
 
-from models.db.analysis import CreditAnalysis
-from models.db.partners import Partner
-from models.db.proposals import Proposal
 from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, REJECTED
-from models.services.credit.offers import analysis_offers, offer_body
+from models.services.credit.analysis_reads import FinishedAnalysis
+from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.wire import money_text, number
 from models.settings import current
@@ -32,10 +30,12 @@ def status_url(proposal_id: str) -> str:
     return f"/proposals/{proposal_id}/credit-analysis"
 
 
-def acknowledgement(proposal: Proposal, analysis: CreditAnalysis) -> dict:
-    """202 body; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the automatic retry runs."""
-    body = acknowledgement_body(proposal.id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
-                                status_url(proposal.id), "Credit analysis in progress; poll status_url every 2 "
+def acknowledgement(analysis) -> dict:
+    """202 body for a running analysis; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the
+    automatic retry runs."""
+    proposal_id = analysis.proposal_id
+    body = acknowledgement_body(proposal_id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
+                                status_url(proposal_id), "Credit analysis in progress; poll status_url every 2 "
                                 "seconds or wait for the status webhook")
     if analysis.outcome == AWAITING_RETRY:
         body.update(status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", retry_at=isoformat_z(analysis.retry_at),
@@ -43,12 +43,13 @@ def acknowledgement(proposal: Proposal, analysis: CreditAnalysis) -> dict:
     return body
 
 
-def _approved(proposal: Proposal, analysis: CreditAnalysis, partner: Partner) -> dict:
-    standard, insured = analysis_offers(analysis)
+def _approved(result: FinishedAnalysis) -> dict:
+    proposal, analysis = result.proposal, result.analysis
     body = {"message": "Credit analysis approved with offers", "proposal_id": proposal.id,
-            "status": proposal.status, "approved": True, "offer": offer_body(standard)}
-    if partner.insurance_enabled:
-        body.update(insuredOffer=offer_body(insured), product=product_ref(False), insuredProduct=product_ref(True))
+            "status": proposal.status, "approved": True, "offer": offer_body(result.offer)}
+    if result.insurance_enabled:
+        body.update(insuredOffer=offer_body(result.insured_offer), product=product_ref(False),
+                    insuredProduct=product_ref(True))
     body.update(available_margin=money_text(analysis.available_margin), maxLoanAmount=number(analysis.max_loan_amount),
                 maxInstallments=analysis.max_installments, maxMonthlyPayment=money_text(analysis.max_monthly_payment),
                 minMonthlyPayment=number(analysis.min_monthly_payment), bank_skip=bool(current().credit.bank_skip))
@@ -57,7 +58,7 @@ def _approved(proposal: Proposal, analysis: CreditAnalysis, partner: Partner) ->
     return body
 
 
-def _rejected(proposal: Proposal, analysis: CreditAnalysis) -> dict:
+def _rejected(proposal, analysis) -> dict:
     reason = analysis.rejection_reason
     return {"proposal_id": proposal.id, "status": "REJECTED", "approved": False, "rejection_reason": reason,
             "message": REJECTION_MESSAGES.get(reason, "Credit analysis rejected by the credit policy"),
@@ -65,7 +66,7 @@ def _rejected(proposal: Proposal, analysis: CreditAnalysis) -> dict:
             "bank_skip": bool(current().credit.bank_skip)}
 
 
-def _failed(proposal: Proposal, analysis: CreditAnalysis) -> dict:
+def _failed(proposal, analysis) -> dict:
     title, description = FAILURES.get(analysis.error_code, FAILURES["CRA-INT-001"])
     return {"proposal_id": proposal.id, "status": "CREDIT_ANALYSIS_FAILED", "approved": False,
             "error_code": analysis.error_code, "message": "Credit analysis failed for a technical reason",
@@ -73,19 +74,21 @@ def _failed(proposal: Proposal, analysis: CreditAnalysis) -> dict:
             "retryable": bool(analysis.retryable)}
 
 
-def result_body(proposal: Proposal, analysis: CreditAnalysis) -> dict:
+def result_body(result: FinishedAnalysis) -> dict:
     """200/201 body of a finished analysis (approved, rejected or technical failure)."""
+    proposal, analysis = result.proposal, result.analysis
     if analysis.outcome == APPROVED:
-        return _approved(proposal, analysis, Partner.get(Partner.code == proposal.origin))
+        return _approved(result)
     if analysis.outcome == REJECTED:
         return _rejected(proposal, analysis)
     assert analysis.outcome == FAILED
     return _failed(proposal, analysis)
 
 
-def retry_body(proposal: Proposal, analysis: CreditAnalysis) -> dict:
+def retry_body(result: FinishedAnalysis) -> dict:
     """200 body of the synchronous retry: available_margin is a number here (spec)."""
-    body = result_body(proposal, analysis)
+    body = result_body(result)
+    analysis = result.analysis
     if analysis.outcome == APPROVED:
         body = {k: v for k, v in body.items() if k not in ("product", "insuredProduct", "maxMonthlyPayment",
                                                            "minMonthlyPayment")}

@@ -5,7 +5,7 @@ from models.services.queries.records import analysis_data
 from schemas.errors import ErrorSchema
 from schemas.query_details import AnalysisDataSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 
 blp = Blueprint("analysis_data", __name__, description="Credit analysis evidence of a proposal")
 
@@ -16,4 +16,4 @@ blp = Blueprint("analysis_data", __name__, description="Credit analysis evidence
 @blp.alt_response(404, schema=ErrorSchema, description="proposal not found")
 def get_analysis_data(proposal_id):
     """Every analysis (with margin snapshot and engine result) and every consent, newest first."""
-    return analysis_data(owned_proposal(proposal_id))
+    return analysis_data(current_origin(), proposal_id)

@@ -1,24 +1,19 @@
 """POST /v1/proposals/<id>/banking-data: disbursement account or Pix key."""
 import flask_smorest
 
-from models.db.banking import BankDataSubmission
-from models.domain.statuses import Status
-from models.services.banking import pix_validation as bank_validation
-from models.services.banking import disbursement_data as banking
-from models.services.banking.options import PixKey, parse_banking_data
-from models.services.platform.unit_of_work import unit_of_work
-from models.services.platform.wakeups import wakeups
+from models.services.banking.disbursement_data import Verdict
+from models.services.banking import submission
 from models.settings import current
 from schemas.banking import BankingDataResultSchema, BankingDataSchema
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("banking_data", __name__, description="Banking data for disbursement")
 
 
-def _answer(proposal_id: str, verdict: banking.Verdict | BankDataSubmission):
+def _answer(proposal_id: str, verdict: Verdict):
     if verdict.http_status != 200:
         raise ApiError(verdict.http_status, verdict.message, error_code=verdict.error_code)
     return {"message": verdict.message, "proposal_id": proposal_id, "status": verdict.result_status, "ok": verdict.ok}
@@ -35,20 +30,6 @@ def submit_banking_data(data, proposal_id):
     """Save the disbursement data. A Pix key is confirmed in the instant-payment directory first;
     an unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or PIX_KEY_NOT_CONFIRMED."""
     proposal_id = str(proposal_id)
-    with unit_of_work():
-        proposal = owned_proposal(proposal_id, for_update=True)
-        banking.ensure_status_allows(proposal)
-        choice = parse_banking_data(data, proposal.cpf)
-        if not isinstance(choice, PixKey):
-            banking.apply(proposal, choice, source="http")
-            return _answer(proposal_id, banking.Verdict(200, ok=True, result_status=Status.BANK_DATA_SUBMITTED.value))
-        submission = bank_validation.submit_pix_key(proposal, choice)
-
-    def decided() -> bool:
-        return BankDataSubmission.get_by_id(submission.id).state != "PENDING"
-
-    wakeups.wait_until(decided, current().banking.pix_lookup_wait_seconds)
-    if banking.abandon(submission.id):
-        raise ApiError(503, "The instant-payment directory did not answer in time; nothing was saved, try again",
-                       error_code="PIX_DIRECTORY_TIMEOUT")
-    return _answer(proposal_id, BankDataSubmission.get_by_id(submission.id))
+    verdict = submission.submit_banking_data(current_origin(), proposal_id, data,
+                                             wait_seconds=current().banking.pix_lookup_wait_seconds)
+    return _answer(proposal_id, verdict)

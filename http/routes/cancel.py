@@ -3,11 +3,10 @@ import flask_smorest
 
 from models.domain.clock import isoformat_z
 from models.services.contract import cancellation
-from models.services.platform.unit_of_work import unit_of_work
 from schemas.contract import CancelResultSchema
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 
 blp = flask_smorest.Blueprint("cancel", __name__, description="Cancel a proposal before disbursement")
 
@@ -18,8 +17,6 @@ blp = flask_smorest.Blueprint("cancel", __name__, description="Cancel a proposal
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 def cancel(proposal_id):
     """Irreversible CANCELED; the funding application is cancelled afterwards (best effort)."""
-    with unit_of_work():
-        proposal = owned_proposal(str(proposal_id), for_update=True)
-        cancellation.cancel(proposal)
+    proposal = cancellation.cancel_proposal(current_origin(), str(proposal_id))
     return {"id": proposal.id, "cpf": proposal.cpf, "full_name": proposal.full_name, "status": proposal.status,
             "updated_at": isoformat_z(proposal.updated_at)}

@@ -9,7 +9,7 @@ from models.services.credit import contact
 from schemas.credit import ContactRequest, ContactResponse, ResendResponse, ValidateTokenRequest, ValidateTokenResponse
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_contact", __name__, description="Contact and SMS token")
@@ -22,8 +22,7 @@ BASE = "/proposals/<proposal_id>/contact"
 @blp.alt_response(409, schema=ErrorSchema, description="Phone already used in another proposal, or resend cooldown")
 def send_contact(body, proposal_id):
     """Save email and phone and send a 6-digit code by SMS."""
-    proposal = owned_proposal(proposal_id)
-    token = contact.send_contact(proposal, body["email"].strip().lower(), body["phone"])
+    token = contact.send_contact(current_origin(), proposal_id, body["email"].strip().lower(), body["phone"])
     return reply({"message": "Verification code sent by SMS", "phone": token.phone,
                   "expires_at": isoformat_z(token.expires_at)}, 201)
 
@@ -35,15 +34,13 @@ def send_contact(body, proposal_id):
                                                         "TOKEN_NOT_FOUND, PHONE_MISMATCH")
 def validate_token(body, proposal_id):
     """Check the code; the proposal moves to TOKEN_VALIDATED."""
-    proposal = owned_proposal(proposal_id)
-    contact.validate(proposal, body["token"], body["phone"])
+    proposal = contact.validate(current_origin(), proposal_id, body["token"], body["phone"])
     return reply({"message": "Token validated", "proposal_id": proposal.id, "status": proposal.status,
                   "validated_at": isoformat_z(now())}, 200)
 
 
 def _resend(proposal_id: str, channel: str):
-    proposal = owned_proposal(proposal_id)
-    token = contact.resend(proposal, channel)
+    token = contact.resend(current_origin(), proposal_id, channel)
     label = "SMS" if channel == SMS else "WhatsApp"
     return reply({"message": f"New verification code sent by {label}", "phone": token.phone, "channel": channel,
                   "expires_at": isoformat_z(token.expires_at)}, 200)

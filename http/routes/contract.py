@@ -2,21 +2,17 @@
 import flask_smorest
 from flask import jsonify, send_file
 
-from models.db.contracts import Contract
-from models.db.proposals import Proposal
-from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
-from models.services.contract import pdf as contract_pdf
 from httpapi.presenters import contract as contract_views
+from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
 from models.services.contract import generation as contracts
-from models.services.platform.unit_of_work import unit_of_work
-from models.services.platform.wakeups import wakeups
+from models.services.contract import reads as contract_reads
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.contract import (ContractDataSchema, ContractRequestSchema,
                               ContractStatusSchema, TerminalStatusSchema)
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("contract", __name__, description="Contract generation and digital signature")
@@ -31,15 +27,10 @@ def _reply(body: dict, code: int):
 
 
 def _start(proposal_id: str, body: dict, wait: bool):
-    with unit_of_work():
-        proposal = owned_proposal(proposal_id, for_update=True)
-        contract = contracts.start(proposal, body.get("signature_redirect_url"))
-    if wait:
-        wakeups.wait_until(lambda: Contract.get_by_id(contract.id).status != IN_PROGRESS,
-                           current().contract.hybrid_wait_seconds)
-    contract = Contract.get_by_id(contract.id)
+    contract = contracts.start_contract(current_origin(), proposal_id, body.get("signature_redirect_url"))
+    contract = contracts.await_generation(contract.id, current().contract.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
-        return _reply(contract_views.acknowledgement(proposal, contract), 202)
+        return _reply(contract_views.acknowledgement(contract), 202)
     if contract.status == "FAILED":
         raise ApiError(503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED")
     return _reply(contract_views.contract_data(contract), 201)
@@ -71,15 +62,14 @@ def generate_async(body, proposal_id):
 
 
 def _poll(proposal_id: str):
-    proposal: Proposal = owned_proposal(proposal_id)
+    proposal, contract = contract_reads.proposal_contract(current_origin(), proposal_id)
     if proposal.status in TERMINAL:
         return _reply({"code": "TERMINAL_PROPOSAL_STATUS", "message": f"Proposal is in terminal status {proposal.status}",
                        "details": {"current_status": proposal.status}}, 409)
-    contract = contracts.latest_contract(proposal.id)
     if contract is None:
         raise ApiError(404, "Contract not found for this proposal", error_code="CONTRACT_NOT_FOUND")
     if contract.status == IN_PROGRESS:
-        return _reply(contract_views.acknowledgement(proposal, contract), 202)
+        return _reply(contract_views.acknowledgement(contract), 202)
     return _reply(contract_views.contract_status(proposal, contract), 200)
 
 
@@ -101,9 +91,8 @@ def contract_status(proposal_id):
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
 def contract_document(proposal_id):
     """The stored CCB PDF of the proposal's latest contract."""
-    proposal = owned_proposal(str(proposal_id))
-    contract = contracts.latest_contract(proposal.id)
-    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+    document = contract_reads.contract_document(current_origin(), str(proposal_id))
+    if document is None:
         raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
-    return send_file(contract_pdf.path_of(contract.pdf_path), mimetype="application/pdf",
-                     download_name=f"CCB-{contract.id}.pdf")
+    path, contract_id = document
+    return send_file(path, mimetype="application/pdf", download_name=f"CCB-{contract_id}.pdf")

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 import flask_smorest
 
-from models.db.proposals import Proposal
-
-from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, latest_analysis, retry, start_analysis
+from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, retry, start_analysis
+from models.services.credit.analysis_reads import analysis_of, await_analysis, finished_analysis
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 from ..presenters.credit_analysis import acknowledgement, result_body, retry_body, status_url
-from ..presenters.replies import reply, wait_for_analysis
+from ..presenters.replies import reply
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_analysis", __name__, description="Credit analysis")
@@ -26,15 +25,14 @@ def _consent(body: dict) -> ConsentData:
                        document_text=body["document_text"], channel=body["channel"])
 
 
-def _answer(proposal, analysis, *, wait: float | None, created: int = 201):
+def _answer(analysis, *, wait: float | None, created: int = 201):
     """Wait (hybrid) then 201 approved (200 when polled) / 200 rejected or failed, else the 202
     acknowledgement."""
     if wait:
-        analysis = wait_for_analysis(analysis.id, wait)
+        analysis = await_analysis(analysis.id, wait)
     if analysis.outcome not in FINISHED:
-        return reply(acknowledgement(proposal, analysis), 202)
-    proposal = Proposal.get_by_id(proposal.id)
-    return reply(result_body(proposal, analysis), created if analysis.outcome == "APPROVED" else 200)
+        return reply(acknowledgement(analysis), 202)
+    return reply(result_body(finished_analysis(analysis)), created if analysis.outcome == "APPROVED" else 200)
 
 
 @blp.route(BASE, methods=["POST"])
@@ -46,10 +44,9 @@ def _answer(proposal, analysis, *, wait: float | None, created: int = 201):
 @blp.alt_response(409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED")
 def analyse(body, query, proposal_id):
     """Hybrid analysis (waits up to ~28 s); ``?async=true`` is the legacy form of /async."""
-    proposal = owned_proposal(proposal_id)
     mode = "async" if query["async_"] else "hybrid"
-    analysis = start_analysis(proposal, _consent(body), mode)
-    return _answer(proposal, analysis, wait=None if query["async_"] else float(current().credit.hybrid_wait_seconds))
+    analysis = start_analysis(current_origin(), proposal_id, _consent(body), mode)
+    return _answer(analysis, wait=None if query["async_"] else float(current().credit.hybrid_wait_seconds))
 
 
 @blp.route(BASE + "/async", methods=["POST"])
@@ -58,8 +55,7 @@ def analyse(body, query, proposal_id):
 @blp.alt_response(409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED")
 def analyse_async(body, proposal_id):
     """Start the analysis and answer 202 at once; poll GET credit-analysis or use the webhook."""
-    proposal = owned_proposal(proposal_id)
-    return _answer(proposal, start_analysis(proposal, _consent(body), "async"), wait=None)
+    return _answer(start_analysis(current_origin(), proposal_id, _consent(body), "async"), wait=None)
 
 
 @blp.route(BASE, methods=["GET"])
@@ -68,25 +64,23 @@ def analyse_async(body, proposal_id):
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal missing or analysis not started")
 def poll(proposal_id):
     """The latest analysis of the proposal."""
-    proposal = owned_proposal(proposal_id)
-    analysis = latest_analysis(proposal.id)
+    analysis = analysis_of(current_origin(), proposal_id)
     if analysis is None:
         raise ApiError(404, "Credit analysis not started for this proposal", error_code="CREDIT_ANALYSIS_NOT_FOUND")
-    return _answer(proposal, analysis, wait=None, created=200)
+    return _answer(analysis, wait=None, created=200)
 
 
 def _retry(proposal_id: str, *, sync: bool):
-    proposal = owned_proposal(proposal_id)
-    outcome = retry(proposal, "sync" if sync else "async")
+    outcome = retry(current_origin(), proposal_id, "sync" if sync else "async")
     if isinstance(outcome, RetryRefusal):
-        return reply({"message": outcome.message, "proposal_id": proposal.id, "status": proposal.status,
-                      "status_url": status_url(proposal.id)}, 200)
+        return reply({"message": outcome.message, "proposal_id": proposal_id, "status": outcome.current_status,
+                      "status_url": status_url(proposal_id)}, 200)
     if not sync:
-        return reply(acknowledgement(proposal, outcome), 202)
-    analysis = wait_for_analysis(outcome.id, float(current().credit.retry_wait_seconds))
+        return reply(acknowledgement(outcome), 202)
+    analysis = await_analysis(outcome.id, float(current().credit.retry_wait_seconds))
     if analysis.outcome not in FINISHED:
-        return reply(acknowledgement(proposal, analysis), 202)
-    return reply(retry_body(Proposal.get_by_id(proposal.id), analysis), 200)
+        return reply(acknowledgement(analysis), 202)
+    return reply(retry_body(finished_analysis(analysis)), 200)
 
 
 @blp.route(BASE + "/retry", methods=["POST"])

@@ -5,7 +5,7 @@ from models.services.queries.records import message_timeline
 from schemas.errors import ErrorSchema
 from schemas.query_details import MessageTimelineSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 
 blp = Blueprint("message_timeline", __name__, description="Messages sent for a proposal")
 
@@ -16,4 +16,4 @@ blp = Blueprint("message_timeline", __name__, description="Messages sent for a p
 @blp.alt_response(404, schema=ErrorSchema, description="proposal not found")
 def get_message_timeline(proposal_id):
     """Channel, time and delivery status of each send, oldest first; message text (token) never shown."""
-    return message_timeline(owned_proposal(proposal_id))
+    return message_timeline(current_origin(), proposal_id)

@@ -9,7 +9,7 @@ from models.services.credit.pre_accept import pre_accept
 from schemas.credit_analysis import PreAcceptRequest, PreAcceptResponse
 from schemas.errors import ErrorSchema
 
-from ..auth import owned_proposal
+from ..auth import current_origin
 from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_pre_accept", __name__, description="Pre-acceptance of an offer")
@@ -23,8 +23,7 @@ blp = flask_smorest.Blueprint("credit_pre_accept", __name__, description="Pre-ac
 @blp.alt_response(409, schema=ErrorSchema, description="INVALID_STATUS_FOR_PREACCEPT or SIGNED_CONTRACT_EXISTS")
 def pre_accept_offer(body, proposal_id):
     """Select ``selected_offer_id`` (OFFER_SELECTED) and pre-accept it (PRE_ACCEPTED)."""
-    proposal = owned_proposal(proposal_id)
-    offer = pre_accept(proposal, str(body["selected_offer_id"]))
+    proposal, offer = pre_accept(current_origin(), proposal_id, str(body["selected_offer_id"]))
     return reply({"message": "Offer pre-accepted; send the banking data next", "proposal_id": proposal.id,
                   "status": proposal.status, "selected_offer": summary(offer),
                   "pre_accepted_at": isoformat_z(now())}, 200)

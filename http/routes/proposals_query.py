@@ -12,7 +12,7 @@ from schemas.errors import ErrorSchema
 from schemas.queries import ProposalListArgsSchema, ProposalListSchema
 from schemas.query_details import ProposalDetailSchema, StatisticsArgsSchema, StatisticsSchema
 
-from ..auth import current_origin, owned_proposal
+from ..auth import current_origin
 
 blp = Blueprint("proposals_query", __name__, description="Proposal listing, statistics and detail")
 
@@ -41,4 +41,4 @@ def proposal_statistics(created_from=None, created_to=None):
 @blp.alt_response(404, schema=ErrorSchema, description="proposal not found")
 def detail(proposal_id):
     """Proposal, consent, offers, banking data (masked), contract, signature, disbursement, history."""
-    return proposal_detail(owned_proposal(proposal_id))
+    return proposal_detail(current_origin(), proposal_id)

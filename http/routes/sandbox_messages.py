@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import flask_smorest
 
-from models.db.contact import MessageSend
-from models.db.proposals import Proposal
-from models.db.sandbox import SandboxMessage
 from models.domain.clock import isoformat_z
+from models.services.queries.sandbox_messages import sandbox_messages
 from models.settings import current
 from schemas.credit_analysis import SandboxMessage as SandboxMessageSchema
 from schemas.credit_analysis import SandboxMessagesQuery
@@ -22,10 +20,6 @@ if current().sandbox_routes:
     @blp.response(200, SandboxMessageSchema(many=True), description="Newest first; only this partner's proposals")
     def list_messages(query):
         """Messages (with the code in clear) sent to ``phone`` for proposals of the token's origin."""
-        own_sends = (MessageSend.select(MessageSend.id).join(Proposal)
-                     .where(MessageSend.recipient == query["phone"], Proposal.origin == current_origin()))
-        references = [str(row.id) for row in own_sends]
-        rows = (SandboxMessage.select().where(SandboxMessage.reference.in_(references))
-                .order_by(SandboxMessage.sent_at.desc(), SandboxMessage.id.desc())) if references else []
+        rows = sandbox_messages(current_origin(), query["phone"])
         return reply([{"channel": r.channel, "text": r.text, "token": r.token, "sent_at": isoformat_z(r.sent_at)}
                       for r in rows], 200)

@@ -3,28 +3,18 @@ from __future__ import annotations
 
 import flask_smorest
 
-from models.db.simulations import Simulation
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
-from models.services.credit.simulation import BY_INSTALLMENTS, request_simulation, simulation_offers
-from models.services.platform.wakeups import wakeups
+from models.services.credit.simulation import BY_INSTALLMENTS, await_simulation, request_simulation, simulation_offers
 from models.settings import current
 from schemas.credit_analysis import SimulateRequest, SimulationResponse
 from schemas.errors import ErrorSchema
 
-from ..auth import current_partner, owned_proposal
+from ..auth import current_origin
 from ..presenters.replies import reply
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer simulation")
-
-
-def _finished(simulation_id: str) -> Simulation:
-    def done() -> bool:
-        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != "PENDING"
-
-    wakeups.wait_until(done, float(current().credit.simulation_wait_seconds))
-    return Simulation.get_by_id(simulation_id)
 
 
 @blp.route("/proposals/<proposal_id>/simulate", methods=["POST"])
@@ -35,10 +25,9 @@ def _finished(simulation_id: str) -> Simulation:
 @blp.alt_response(422, schema=ErrorSchema, description="INSUFFICIENT_MARGIN (details.availableMargin, minimumRequired)")
 def simulate(body, proposal_id):
     """By ``installments`` the largest amount; by ``loan_amount`` the term options. Replaces earlier offers."""
-    proposal = owned_proposal(proposal_id)
-    insured = bool(body["insured"]) and current_partner().insurance_enabled
-    simulation = _finished(request_simulation(proposal, installments=body.get("installments"),
-                                              loan_amount=body.get("loan_amount"), insured=insured).id)
+    requested = request_simulation(current_origin(), proposal_id, installments=body.get("installments"),
+                                   loan_amount=body.get("loan_amount"), insured=bool(body["insured"]))
+    simulation = await_simulation(requested.id, float(current().credit.simulation_wait_seconds))
     if simulation.status == "PENDING":
         raise ApiError(503, "The simulation is taking longer than expected; try again shortly",
                        error_code="SIMULATION_TIMEOUT")
@@ -46,9 +35,9 @@ def simulate(body, proposal_id):
         error = simulation.error
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
     offers = [offer_body(row) for row in simulation_offers(simulation)]
-    product = product_ref(insured)
+    product = product_ref(simulation.insured)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
-    return reply({"simulation_mode": simulation.mode, "proposal_id": proposal.id, "product_id": product["id"],
-                  "product_name": product["name"], "total_offers": len(offers),
+    return reply({"simulation_mode": simulation.mode, "proposal_id": simulation.proposal_id,
+                  "product_id": product["id"], "product_name": product["name"], "total_offers": len(offers),
                   "message": f"Simulation by {mode_text} returned {len(offers)} offer(s); earlier offers were replaced",
                   "offers": offers}, 200)

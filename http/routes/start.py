@@ -7,7 +7,7 @@ from models.services.credit.start import start_proposal
 from schemas.credit import StartRequest, StartResponse
 from schemas.errors import ErrorSchema
 
-from ..auth import current_partner
+from ..auth import current_origin
 from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a proposal")
@@ -22,7 +22,7 @@ blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a pro
                                                         "longest_overdue_days)")
 def start(body):
     """Start a proposal for a CPF, or get back its active proposal."""
-    proposal, created = start_proposal(current_partner(), body["cpf"], body["full_name"].strip(), body["birth_date"])
+    proposal, created = start_proposal(current_origin(), body["cpf"], body["full_name"].strip(), body["birth_date"])
     message = "Proposal created" if created else "The CPF already has an active proposal; returning it"
     return reply({"message": message, "proposal_id": proposal.id, "cpf": proposal.cpf, "full_name": proposal.full_name,
                   "product_id": proposal.product_id, "status": proposal.status}, 201 if created else 200)

@@ -1,8 +1,9 @@
 """Banking-data submissions handed to the bank-validation actor (Pix directory lookup).
 
-The route writes one row and waits briefly for the actor's verdict; whichever side flips ``state``
-first wins (actor PENDING -> DONE, route PENDING -> ABANDONED on timeout), so a verdict that arrives
-after the request gave up never changes the proposal.
+The banking-data request (models/services/banking/submission.py) writes one row and waits briefly
+for the actor's verdict; whichever side flips ``state`` first wins (actor PENDING -> DONE, request
+PENDING -> ABANDONED on timeout), so a verdict that arrives after the request gave up never changes
+the proposal.
 """
 import peewee
 

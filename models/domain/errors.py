@@ -72,6 +72,18 @@ class BusinessRuleViolation(DomainError):
     default_http_status = 422
 
 
+class NotFound(DomainError):
+    """What the caller names does not exist (404), e.g. ``PROPOSAL_NOT_FOUND``."""
+
+    default_http_status = 404
+
+
+class Forbidden(DomainError):
+    """It exists but belongs to another origin (403 ``FORBIDDEN``)."""
+
+    default_http_status = 403
+
+
 def _plain(value: Any) -> Any:
     # Enums travel as their wire value so details are JSON-ready.
     return getattr(value, "value", value)

@@ -80,3 +80,13 @@ def test_actor_metrics_count_processed_messages(client, broker, drain):
     text = _scrape(client)
     assert _value(text, sample) == start + 1
     assert f'consignado_actor_duration_seconds_count{{actor="deliver_status_change",queue="{queue}"}}' in text
+
+
+def test_queue_depth_is_read_through_the_reader_the_composition_root_registered(client, monkeypatch):
+    monkeypatch.setattr(metrics, "_collector", None)
+    monkeypatch.setattr(metrics, "_queue_depth_reader", lambda: {"loans_test_queue": 7})
+    assert _value(_scrape(client), 'consignado_queue_depth{queue="loans_test_queue"}') == 7
+    monkeypatch.setattr(metrics, "_collector", None)
+    metrics.set_queue_depth_reader(None)  # monkeypatch restores the registered reader afterwards
+    text = _scrape(client)
+    assert "consignado_queue_depth" not in text and _value(text, "consignado_business_metrics_up") == 1

@@ -122,7 +122,7 @@ def test_enqueue_outside_a_unit_of_work_is_refused():
 
 
 def test_finished_rows_are_purged_after_the_retention(echo_actor, drain):
-    from rabbitmq.outbox_relay import purge_finished
+    from models.services.platform.outbox import purge_finished
 
     with freeze_time("2026-11-01T12:00:00Z") as frozen:
         with unit_of_work():
@@ -157,7 +157,8 @@ def test_a_row_naming_no_actor_is_parked_and_the_rows_behind_it_go_out(echo_acto
 
 
 def test_a_row_with_arguments_its_actor_does_not_take_is_parked(echo_actor, drain):
-    from rabbitmq.outbox_relay import pending_count, relay_due
+    from models.services.platform.outbox import pending_count
+    from rabbitmq.outbox_relay import relay_due
 
     _due_rows(("outbox_test_echo", ["one", "two too many"]))
     assert relay_due() == 0 and pending_count() == 0

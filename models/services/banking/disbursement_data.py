@@ -83,12 +83,12 @@ def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
 
 
 def submission_key(submission_id: str) -> str:
-    """Wake-up key the route waits on for one submission."""
+    """Wake-up key the banking-data request waits on for one submission."""
     return f"bank-submission:{submission_id}"
 
 
 def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
-    """Store the verdict if the route still waits (PENDING -> DONE); False when it gave up."""
+    """Store the verdict if the request still waits (PENDING -> DONE); False when it gave up."""
     claimed = (BankDataSubmission.update(state="DONE", http_status=verdict.http_status, ok=verdict.ok,
                                          result_status=verdict.result_status, error_code=verdict.error_code,
                                          message=verdict.message, finished_at=now())
@@ -99,7 +99,7 @@ def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
 
 
 def abandon(submission_id: str) -> bool:
-    """The route stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
+    """The request stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
     return (BankDataSubmission.update(state="ABANDONED", finished_at=now())
             .where(BankDataSubmission.id == submission_id, BankDataSubmission.state == "PENDING")
             .execute()) == 1

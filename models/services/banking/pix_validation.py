@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 def submit_pix_key(proposal, choice: PixKey) -> BankDataSubmission:
-    """Record the submission and queue the directory lookup (inside the route's unit_of_work)."""
+    """Record the submission and queue the directory lookup (inside unit_of_work, the proposal locked)."""
     submission = BankDataSubmission.create(proposal=proposal.id, payload={
         "key": choice.key, "key_type": choice.key_type, "use_pix_cpf": choice.use_pix_cpf})
     enqueue(ActorName.VALIDATE_BANK_DATA, submission.id)
@@ -28,7 +28,7 @@ def validate(submission_id: str) -> None:
     """Look the key up and store the verdict; save the data when confirmed and still wanted."""
     submission = BankDataSubmission.get_or_none(BankDataSubmission.id == submission_id)
     if submission is None or submission.state != "PENDING":
-        return  # redelivered, or the route already gave up
+        return  # redelivered, or the request already gave up
     choice = PixKey(submission.payload["key"], submission.payload["key_type"], submission.payload["use_pix_cpf"])
     cpf = submission.proposal.cpf
     try:

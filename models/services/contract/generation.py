@@ -1,4 +1,4 @@
-"""Contract generation: start (route), generate + start signing (actor), 3-minute watchdog."""
+"""Contract generation: start (POST contract, hybrid wait), generate + start signing (actor), 3-minute watchdog."""
 from __future__ import annotations
 
 import logging
@@ -17,8 +17,10 @@ from models.external.funding import get_funding
 from models.services.contract import pdf as contract_pdf
 from models.services.platform import proposal_status as status
 from models.services.contract.terms import build_terms
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.services.platform.wakeups import wakeups
 from models.settings import current
 from models.services.platform.actor_names import ActorName
 
@@ -50,8 +52,23 @@ def _ensure_no_active_contract(proposal: Proposal) -> None:
                                 error_code="CONTRACT_ACTIVE", details={"proposal_id": other.id})
 
 
+def start_contract(origin: str, proposal_id: str, redirect_url: str | None) -> Contract:
+    """POST contract: under the lock of the origin's proposal, create the contract and queue its
+    generation, in one transaction."""
+    with unit_of_work():
+        return start(owned_proposal(origin, proposal_id, lock=True), redirect_url)
+
+
+def await_generation(contract_id: str, timeout: float | None) -> Contract:
+    """The contract once generation has finished or failed, or as it stands after ``timeout``
+    seconds (None: at once, no wait)."""
+    if timeout:
+        wakeups.wait_until(lambda: Contract.get_by_id(contract_id).status != IN_PROGRESS, timeout)
+    return Contract.get_by_id(contract_id)
+
+
 def start(proposal: Proposal, redirect_url: str | None) -> Contract:
-    """Create the contract row and queue its generation (inside the route's unit_of_work)."""
+    """Create the contract row and queue its generation (inside unit_of_work, the proposal locked)."""
     next_status(Status(proposal.status), Trigger.START_CONTRACT)  # the spec's 409 codes
     _ensure_no_active_contract(proposal)
     offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)

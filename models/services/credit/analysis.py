@@ -15,6 +15,7 @@ from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
@@ -47,8 +48,10 @@ class ConsentData:
     channel: str
 
 
-def start_analysis(proposal: Proposal, consent: ConsentData, mode: str) -> CreditAnalysis:
-    """Save the consent, move to CREDIT_ANALYSIS_IN_PROGRESS and enqueue the analysis actor."""
+def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: str) -> CreditAnalysis:
+    """Save the consent, move the origin's proposal to CREDIT_ANALYSIS_IN_PROGRESS and enqueue the
+    analysis actor."""
+    proposal = owned_proposal(origin, proposal_id)
     previous = latest_analysis(proposal.id)
     promotional = _promotional_eligible(proposal, previous)
     kind = "promotional" if promotional else ("reanalysis" if previous else "initial")
@@ -71,20 +74,23 @@ class RetryRefusal:
     """A retry answered with a synchronous 200 and a message (dedup window or limit)."""
 
     message: str
+    current_status: str  # the proposal's status, unchanged by a refused retry
 
 
 def _retries(proposal_id: str):
     return CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id, CreditAnalysis.kind == "retry")
 
 
-def retry(proposal: Proposal, mode: str) -> CreditAnalysis | RetryRefusal:
-    """Re-run a retryable failed analysis under its saved consent (spec retry rules)."""
+def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRefusal:
+    """Re-run a retryable failed analysis of the origin's proposal under its saved consent (spec
+    retry rules)."""
+    proposal = owned_proposal(origin, proposal_id)
     settings = current().credit
     recent = _retries(proposal.id).where(
         CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds)).exists()
     if recent:
         return RetryRefusal(f"A retry of this proposal was requested less than {settings.retry_dedup_seconds} "
-                            "seconds ago; poll GET /proposals/{id}/credit-analysis for its result")
+                            "seconds ago; poll GET /proposals/{id}/credit-analysis for its result", proposal.status)
     failed = latest_analysis(proposal.id)
     if proposal.status != Status.CREDIT_ANALYSIS_FAILED.value or failed is None or failed.outcome != FAILED \
             or not failed.retryable:
@@ -93,7 +99,7 @@ def retry(proposal: Proposal, mode: str) -> CreditAnalysis | RetryRefusal:
                                details={"currentStatus": proposal.status, "requiredStatus": "CREDIT_ANALYSIS_FAILED"})
     if _retries(proposal.id).count() >= settings.retry_limit:
         return RetryRefusal(f"The retry limit ({settings.retry_limit}) of this proposal has been reached; "
-                            "start a new proposal or contact support")
+                            "start a new proposal or contact support", proposal.status)
     consent = Consent.get_or_none(Consent.id == failed.consent_id) if failed.consent_id else None
     if consent is None:
         raise ValidationFailed("No saved consent for this proposal; call POST credit-analysis with consent",

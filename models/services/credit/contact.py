@@ -21,6 +21,7 @@ from models.domain.errors import DomainError, ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.external.messaging import SMS, MessagingError, get_messaging
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 from models.settings import current
@@ -82,12 +83,13 @@ def _deliver(send: MessageSend, code: str) -> None:
     MessageSend.update(delivery_status="SENT", provider_message_id=provider_id).where(MessageSend.id == send.id).execute()
 
 
-def send_contact(proposal: Proposal, email: str, phone: str) -> ContactToken:
-    """Save email and phone, move to TOKEN_SENT and send a fresh SMS code.
+def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> ContactToken:
+    """Save email and phone on the origin's proposal, move to TOKEN_SENT and send a fresh SMS code.
 
     The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
     stored case lets the listing's partial match use a plain LIKE on its trigram index.
     """
+    proposal = owned_proposal(origin, proposal_id)
     email = email.strip().lower()
     other = (Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists())
     if other:
@@ -105,8 +107,9 @@ def send_contact(proposal: Proposal, email: str, phone: str) -> ContactToken:
     return token
 
 
-def resend(proposal: Proposal, channel: str) -> ContactToken:
-    """A new code by SMS or messaging app (the previous one stops working)."""
+def resend(origin: str, proposal_id: str, channel: str) -> ContactToken:
+    """A new code by SMS or messaging app for the origin's proposal (the previous one stops working)."""
+    proposal = owned_proposal(origin, proposal_id)
     if proposal.status != Status.TOKEN_SENT.value:
         raise DomainError("A code can only be resent while the proposal is TOKEN_SENT", http_status=409,
                           error_code="INVALID_STATUS_FOR_RESEND",
@@ -118,8 +121,10 @@ def resend(proposal: Proposal, channel: str) -> ContactToken:
     return token
 
 
-def validate(proposal: Proposal, token: str, phone: str) -> None:
-    """Check the code; a wrong one counts an attempt (committed even though the call fails)."""
+def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
+    """Check the code of the origin's proposal; a wrong one counts an attempt (committed even though
+    the call fails). Returns the proposal, now TOKEN_VALIDATED."""
+    proposal = owned_proposal(origin, proposal_id)
     if proposal.status != Status.TOKEN_SENT.value:
         move_check = DomainError(f"Token validation is not allowed from status {proposal.status}",
                                  error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION", http_status=409,
@@ -149,3 +154,4 @@ def validate(proposal: Proposal, token: str, phone: str) -> None:
         if updated != 1:
             raise ValidationFailed("The code was already used", error_code="TOKEN_NOT_FOUND", details={"field": "token"})
         move(proposal, Trigger.VALIDATE_TOKEN)
+    return proposal

@@ -11,6 +11,7 @@ from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 
@@ -19,8 +20,10 @@ def _invalid(message: str, code: str) -> ValidationFailed:
     return ValidationFailed(message, error_code=code, details={"field": "selected_offer_id"})
 
 
-def pre_accept(proposal: Proposal, offer_id: str) -> Offer:
-    """OFFER_SELECTED then PRE_ACCEPTED in one transaction (two status changes, two events)."""
+def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, Offer]:
+    """OFFER_SELECTED then PRE_ACCEPTED in one transaction (two status changes, two events); returns
+    the origin's proposal (now PRE_ACCEPTED) and the offer."""
+    proposal = owned_proposal(origin, proposal_id)
     next_status(Status(proposal.status), Trigger.SELECT_OFFER)  # the 409s come before offer checks
     offer = Offer.get_or_none(Offer.id == offer_id, Offer.proposal == proposal.id)
     if offer is None:
@@ -35,6 +38,6 @@ def pre_accept(proposal: Proposal, offer_id: str) -> Offer:
         proposal.selected_offer_id = offer.id
         move(proposal, Trigger.SELECT_OFFER, details={"offer_id": offer.id})
         move(proposal, Trigger.PRE_ACCEPT, details={"offer_id": offer.id})
-    return offer
+    return proposal, offer
 
 

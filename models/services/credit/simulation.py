@@ -14,17 +14,26 @@ from models.services.credit.analysis_runner import analysis_result
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.credit.wire import plain
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
 from models.services.platform.actor_names import ActorName
+from models.services.platform.wakeups import wakeups
 
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
 SIMULATION_STATUSES = (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value, Status.OFFER_SELECTED.value,
                        Status.PRE_ACCEPTED.value, Status.BANK_DATA_SUBMITTED.value)
 
 
-def request_simulation(proposal: Proposal, *, installments: int | None, loan_amount, insured: bool) -> Simulation:
-    """Check the state (409 otherwise) and enqueue the simulation actor."""
+def request_simulation(origin: str, proposal_id: str, *, installments: int | None, loan_amount,
+                       insured: bool) -> Simulation:
+    """Check the state of the origin's proposal (409 otherwise) and enqueue the simulation actor.
+
+    Insured offers are simulated only when asked for and the partner has insurance on (read now, so
+    a partner's change applies to the next request).
+    """
+    proposal = owned_proposal(origin, proposal_id)
+    insured = insured and Partner.get(Partner.code == origin).insurance_enabled
     analysis = latest_analysis(proposal.id)
     if proposal.status not in SIMULATION_STATUSES or analysis is None or analysis.outcome != APPROVED:
         raise DomainError(f"Simulation is not allowed in status {proposal.status}; it needs an approved analysis",
@@ -81,3 +90,12 @@ def simulation_offers(simulation: Simulation) -> list[Offer]:
     """The stored offers of a finished simulation, in priority order."""
     rows = {row.id: row for row in Offer.select().where(Offer.id.in_(simulation.offer_ids or []))}
     return [rows[i] for i in simulation.offer_ids or [] if i in rows]
+
+
+def await_simulation(simulation_id: str, timeout: float) -> Simulation:
+    """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
+    def done() -> bool:
+        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != "PENDING"
+
+    wakeups.wait_until(done, timeout)
+    return Simulation.get_by_id(simulation_id)

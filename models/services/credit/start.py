@@ -56,13 +56,14 @@ def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner)
                           error_code="COLLECTIONS_UNAVAILABLE", http_status=503) from None
 
 
-def start_proposal(partner: Partner, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
-    """The proposal to answer with and whether it was created now; raises StartBlocked.
+def start_proposal(origin: str, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
+    """The proposal to answer ``origin`` with and whether it was created now; raises StartBlocked.
 
     The decision is taken again under a per-CPF lock inside the transaction that creates the
     proposal, so two simultaneous starts for one CPF cannot both create one. Only the external
     overdue lookup runs before the lock.
     """
+    partner = Partner.get(Partner.code == origin)
     overdue = _overdue_days(cpf, _snapshots(cpf), partner)
     with unit_of_work():
         lock_customer(cpf)

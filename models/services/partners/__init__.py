@@ -1,1 +1,2 @@
-"""Partners: accounts and credentials, access tokens, and the HMAC of provider callbacks."""
+"""Partners: accounts and credentials, access tokens, what a partner may see (ownership), and the
+HMAC of provider callbacks."""

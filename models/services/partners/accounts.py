@@ -80,6 +80,26 @@ def find_active_credential(client_id: str) -> PartnerCredential | None:
             .first())
 
 
+def record_credential_use(credential_id) -> None:
+    """Stamp ``last_used_at`` when a credential obtained a token."""
+    PartnerCredential.update(last_used_at=now()).where(PartnerCredential.id == credential_id).execute()
+
+
+def find_partner(code: str) -> Partner | None:
+    """The partner (origin) with ``code``, or None."""
+    return Partner.get_or_none(Partner.code == code)
+
+
+def all_partners() -> list[Partner]:
+    """Every partner, by code."""
+    return list(Partner.select().order_by(Partner.code))
+
+
+def credentials_of(partner: Partner) -> list[PartnerCredential]:
+    """The partner's credentials (revoked ones too), oldest first."""
+    return list(partner.credentials.order_by(PartnerCredential.created_at))
+
+
 def update_partner(partner: Partner, **changes) -> Partner:
     mode = changes.get("webhook_auth_mode")
     if mode is not None and mode not in WEBHOOK_AUTH_MODES:

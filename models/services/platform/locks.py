@@ -10,10 +10,16 @@ from models.db.proposals import Proposal
 
 def locked_proposal(proposal_id: str) -> Proposal:
     """The proposal, locked until the surrounding transaction ends (call inside unit_of_work)."""
-    query = Proposal.select().where(Proposal.id == proposal_id)
-    if is_postgres():
-        query = query.for_update()
-    return query.get()
+    return _locking(Proposal.select().where(Proposal.id == proposal_id)).get()
+
+
+def locked_proposal_or_none(proposal_id: str) -> Proposal | None:
+    """Like ``locked_proposal``, but None when there is no such proposal."""
+    return _locking(Proposal.select().where(Proposal.id == proposal_id)).first()
+
+
+def _locking(query):
+    return query.for_update() if is_postgres() else query
 
 
 def lock_customer(cpf: str) -> None:

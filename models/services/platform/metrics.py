@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from typing import Callable
 
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
                                Histogram, generate_latest)
@@ -32,6 +33,18 @@ actor_duration = Histogram("actor_duration_seconds", "Time an actor spent on one
                            ["actor", "queue"], namespace=NAMESPACE, buckets=LATENCY_BUCKETS)
 actor_in_progress = Gauge("actor_in_progress", "Actor messages being processed right now.",
                           ["actor", "queue"], namespace=NAMESPACE, multiprocess_mode="livesum")
+
+
+# Queue name -> messages waiting in it. The broker is infrastructure this layer does not import:
+# the composition root (app.bootstrap) registers the reader once the broker is chosen.
+QueueDepthReader = Callable[[], dict[str, int]]
+_queue_depth_reader: QueueDepthReader | None = None
+
+
+def set_queue_depth_reader(reader: QueueDepthReader | None) -> None:
+    """Register how to read the broker's queue depths (None: the figure is left out)."""
+    global _queue_depth_reader
+    _queue_depth_reader = reader
 
 
 class BusinessCollector:
@@ -70,7 +83,10 @@ def _business_families() -> list:
     from models.db.database import db
 
     with db.connection_context() if db.is_closed() else _nullcontext():
-        return [_proposals_by_status(), _failed_deliveries(), *_outbox(), _queue_depth()]
+        families = [_proposals_by_status(), _failed_deliveries(), *_outbox()]
+        if _queue_depth_reader is not None:
+            families.append(_queue_depth(_queue_depth_reader))
+        return families
 
 
 class _nullcontext:
@@ -96,46 +112,36 @@ def _proposals_by_status() -> GaugeMetricFamily:
 
 
 def _failed_deliveries() -> GaugeMetricFamily:
-    import peewee
-
-    from models.db.webhooks import WebhookDelivery
+    from models.services.webhooks.deliveries import failed_counts
 
     family = GaugeMetricFamily(f"{NAMESPACE}_webhook_deliveries_failed",
                                "Webhook deliveries that exhausted their attempts (status FAILED).",
                                labels=["kind"])
-    counts = dict((WebhookDelivery.select(WebhookDelivery.kind, peewee.fn.COUNT(WebhookDelivery.id))
-                   .where(WebhookDelivery.status == "FAILED").group_by(WebhookDelivery.kind).tuples()))
+    counts = failed_counts()
     for kind in ("status", "auction"):
         family.add_metric([kind], counts.get(kind, 0))
     return family
 
 
 def _outbox() -> list:
-    from models.db.outbox import OutboxMessage
-    from models.domain.clock import now
-    from models.services.platform import outbox
-    from rabbitmq.outbox_relay import pending_count
+    from models.services.platform.outbox import parked_count, pending_count, scheduled_count
 
     backlog = GaugeMetricFamily(f"{NAMESPACE}_outbox_backlog",
                                 "Outbox messages due but not yet published to the broker.")
     backlog.add_metric([], pending_count())
     scheduled = GaugeMetricFamily(f"{NAMESPACE}_outbox_scheduled",
                                   "Outbox messages scheduled for later (deadlines, next-day jobs).")
-    scheduled.add_metric([], OutboxMessage.select().where(
-        OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-        OutboxMessage.parked_at.is_null(), OutboxMessage.deliver_at > now()).count())
+    scheduled.add_metric([], scheduled_count())
     parked = GaugeMetricFamily(f"{NAMESPACE}_outbox_parked",
                                "Outbox messages the relay could not publish (unknown actor, bad arguments).")
-    parked.add_metric([], outbox.parked_count())
+    parked.add_metric([], parked_count())
     return [backlog, scheduled, parked]
 
 
-def _queue_depth() -> GaugeMetricFamily:
-    from rabbitmq.queue_depth import queue_depths
-
+def _queue_depth(reader: QueueDepthReader) -> GaugeMetricFamily:
     family = GaugeMetricFamily(f"{NAMESPACE}_queue_depth", "Messages waiting in each broker queue.",
                                labels=["queue"])
-    for queue, depth in queue_depths().items():
+    for queue, depth in reader().items():
         family.add_metric([queue], depth)
     return family
 

@@ -12,6 +12,7 @@ from peewee import JOIN
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
+from models.services.partners.ownership import owned_proposal
 from models.services.queries.customers import contract_view
 from models.services.queries.views import iso, mask_tail, masked_account, proposal_item
 
@@ -107,8 +108,9 @@ def _present(row):
     return row if row is not None and row.id is not None else None
 
 
-def proposal_detail(p: Proposal) -> dict:
-    """The detail document of an already origin-checked proposal."""
+def proposal_detail(origin: str, proposal_id: str) -> dict:
+    """The detail document of the origin's proposal."""
+    p = owned_proposal(origin, proposal_id)
     latest = _latest_rows(p)
     consent, analysis = _present(latest.latest_consent), _present(latest.latest_analysis)
     contract = _present(latest.latest_contract)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from models.db.analysis import CreditAnalysis
 from models.db.contact import MessageSend
-from models.db.proposals import Consent, Proposal
+from models.db.proposals import Consent
+from models.services.partners.ownership import owned_proposal
 from models.services.queries.detail import consent_view
 from models.services.queries.views import iso
 
@@ -22,11 +23,12 @@ def analysis_record(a: CreditAnalysis) -> dict:
     }
 
 
-def analysis_data(p: Proposal) -> dict:
-    """Every analysis of the proposal (newest first) and every consent captured (newest first).
+def analysis_data(origin: str, proposal_id: str) -> dict:
+    """Every analysis of the origin's proposal (newest first) and every consent captured (newest first).
 
     A proposal never analysed answers 200 with empty lists: the data is simply not there yet.
     """
+    p = owned_proposal(origin, proposal_id)
     analyses = p.analyses.order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc())
     consents = p.consents.order_by(Consent.captured_at.desc(), Consent.id.desc())
     return {"proposal_id": p.id, "cpf": p.cpf,
@@ -34,8 +36,10 @@ def analysis_data(p: Proposal) -> dict:
             "consents": [consent_view(c, with_text=True) for c in consents]}
 
 
-def message_timeline(p: Proposal) -> dict:
-    """Every SMS, messaging-app and email send, oldest first; the text (and so the token) is never served."""
+def message_timeline(origin: str, proposal_id: str) -> dict:
+    """Every SMS, messaging-app and email send of the origin's proposal, oldest first; the text (and
+    so the token) is never served."""
+    p = owned_proposal(origin, proposal_id)
     sends = p.messages.order_by(MessageSend.sent_at, MessageSend.id)
     items = [{"id": m.id, "channel": m.channel, "purpose": m.purpose, "recipient": m.recipient,
               "sent_at": iso(m.sent_at), "delivery_status": m.delivery_status,

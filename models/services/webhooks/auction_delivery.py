@@ -80,6 +80,11 @@ def ingest(offer: AuctionOffer) -> AuctionProposal:
     return auction
 
 
+def recent_auctions(limit: int) -> list[AuctionProposal]:
+    """The most recently received auction proposals, newest first."""
+    return list(AuctionProposal.select().order_by(AuctionProposal.received_at.desc()).limit(limit))
+
+
 def headers_for(delivery: WebhookDelivery, partner: Partner, body: bytes) -> dict[str, str]:
     """Spec headers (X-Idempotency-Key, x-api-key when configured) plus request id and signature."""
     headers = common_headers(partner, body)

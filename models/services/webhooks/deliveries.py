@@ -113,6 +113,22 @@ def list_deliveries(*, failed_only: bool = False, partner: str | None = None, ki
     return list(query)
 
 
+def find_delivery(delivery_id: str) -> WebhookDelivery | None:
+    """One delivery of the log, or None."""
+    return WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id)
+
+
+def attempts_of(delivery: WebhookDelivery) -> list[DeliveryAttempt]:
+    """Every attempt ever made for the delivery, in order."""
+    return list(delivery.attempt_log.order_by(DeliveryAttempt.number))
+
+
+def deliveries_of(kind: str, proposal_id: str) -> list[WebhookDelivery]:
+    """The deliveries of one kind made for one proposal (an auction proposal's id for auctions)."""
+    return list(WebhookDelivery.select().where(WebhookDelivery.kind == kind,
+                                               WebhookDelivery.proposal_id == proposal_id))
+
+
 def partner_at_send_time(code: str) -> Partner:
     """Read the partner now, so URL, key and secret changes apply to the next attempt."""
     return Partner.get(Partner.code == code)

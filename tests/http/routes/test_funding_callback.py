@@ -65,3 +65,22 @@ def test_withdrawal_before_disbursement_is_a_409(client):
     response = _post(client, {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0004"})
     assert response.status_code == 409 and response.get_json()["details"] == {"currentStatus": "AWAITING_SIGNATURE"}
     assert Proposal.get_by_id(proposal.id).status == "AWAITING_SIGNATURE"
+
+
+def test_withdrawal_changes_the_contract_with_that_ccb_number_even_when_a_newer_one_exists(client):
+    from datetime import timedelta
+
+    from models.db.contracts import Contract
+
+    proposal = disbursed_proposal(issuer_application_id="CCB-0005")
+    withdrawn = Contract.get(Contract.issuer_application_id == "CCB-0005")
+    other = Contract.create(proposal=proposal.id, offer_id=withdrawn.offer_id, origin=proposal.origin, cpf=proposal.cpf,
+                            status="FAILED", principal_amount=withdrawn.principal_amount,
+                            total_amount=withdrawn.total_amount, installment_amount=withdrawn.installment_amount,
+                            installments=withdrawn.installments, interest_rate=withdrawn.interest_rate,
+                            first_due_date=withdrawn.first_due_date, final_due_date=withdrawn.final_due_date,
+                            created_at=withdrawn.created_at + timedelta(minutes=1))
+    response = _post(client, {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0005"})
+    assert response.status_code == 200
+    assert Contract.get_by_id(withdrawn.id).status == "CANCELLED_BY_USER"
+    assert Contract.get_by_id(other.id).status == "FAILED"

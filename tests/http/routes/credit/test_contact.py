@@ -152,3 +152,8 @@ def test_sandbox_messages_are_only_visible_to_the_owning_partner(flow):
     mine = flow.get(f"/sandbox/messages?phone=%2B{phone[1:]}").get_json()
     assert len(mine) == 1 and set(mine[0]) == {"channel", "text", "token", "sent_at"}
     assert mine[0]["token"] in mine[0]["text"]
+
+
+def test_sandbox_messages_need_a_phone(flow):
+    response = flow.get("/sandbox/messages")
+    assert response.status_code == 400 and response.get_json()["details"]["field"] == "phone"

@@ -1,0 +1,25 @@
+"""What the contract routes read: the origin's proposal with its latest contract, and the CCB file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.db.contracts import Contract
+from models.db.proposals import Proposal
+from models.services.contract import pdf as contract_pdf
+from models.services.contract.generation import latest_contract
+from models.services.partners.ownership import owned_proposal
+
+
+def proposal_contract(origin: str, proposal_id: str) -> tuple[Proposal, Contract | None]:
+    """The origin's proposal and its latest contract (None before any contract was started)."""
+    proposal = owned_proposal(origin, proposal_id)
+    return proposal, latest_contract(proposal.id)
+
+
+def contract_document(origin: str, proposal_id: str) -> tuple[Path, str] | None:
+    """Path and contract id of the stored CCB PDF of the origin's proposal's latest contract; None
+    when there is no contract or its document is not (or no longer) stored."""
+    _, contract = proposal_contract(origin, proposal_id)
+    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+        return None
+    return contract_pdf.path_of(contract.pdf_path), contract.id

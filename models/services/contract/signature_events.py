@@ -1,0 +1,22 @@
+"""Events of the e-signature provider (its callback, or the sandbox signing page) handed to the
+signature-result actor through the outbox."""
+from __future__ import annotations
+
+from models.db.contracts import Contract
+from models.domain.errors import NotFound
+from models.services.platform.actor_names import ActorName
+from models.services.platform.unit_of_work import enqueue, unit_of_work
+
+
+def queue_result(process_id: str, event: str, results: dict) -> None:
+    """Hand an event to the signature-result actor (inside unit_of_work); duplicates keep one message."""
+    enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, event, results, dedup_key=f"esign:{process_id}:{event}")
+
+
+def accept_result(process_id: str, event: str, results: dict) -> None:
+    """The provider's callback: queue the event of a known signing process (NotFound, 404
+    ``PROCESS_NOT_FOUND``, otherwise); a repeated event is deduplicated and the actor ignores late ones."""
+    if not Contract.select().where(Contract.unico_process_id == process_id).exists():
+        raise NotFound("Unknown signing process", error_code="PROCESS_NOT_FOUND")
+    with unit_of_work():
+        queue_result(process_id, event, results)

@@ -1,0 +1,49 @@
+"""What the credit-analysis routes read: the latest analysis, the hybrid wait, a finished result."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.db.analysis import CreditAnalysis, Offer
+from models.db.partners import Partner
+from models.db.proposals import Proposal
+from models.services.credit.analysis import APPROVED, IN_PROGRESS, latest_analysis
+from models.services.credit.offers import analysis_offers
+from models.services.partners.ownership import owned_proposal
+from models.services.platform.wakeups import wakeups
+
+
+def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
+    """The latest analysis of the origin's proposal; None before any was started."""
+    return latest_analysis(owned_proposal(origin, proposal_id).id)
+
+
+def await_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
+    """Hybrid wait: woken right after the actor commits; returns the analysis as it then stands."""
+    def finished() -> bool:
+        return CreditAnalysis.select(CreditAnalysis.outcome).where(
+            CreditAnalysis.id == analysis_id).scalar() != IN_PROGRESS
+
+    wakeups.wait_until(finished, timeout)
+    return CreditAnalysis.get_by_id(analysis_id)
+
+
+@dataclass(frozen=True)
+class FinishedAnalysis:
+    """A finished analysis as answered: the proposal read after it finished and, when approved, the
+    offers it created and whether the partner sells the insured variant."""
+
+    proposal: Proposal
+    analysis: CreditAnalysis
+    offer: Offer | None = None
+    insured_offer: Offer | None = None
+    insurance_enabled: bool = False
+
+
+def finished_analysis(analysis: CreditAnalysis) -> FinishedAnalysis:
+    """Everything the result body of a finished (approved, rejected or failed) analysis shows."""
+    proposal = Proposal.get_by_id(analysis.proposal_id)
+    if analysis.outcome != APPROVED:
+        return FinishedAnalysis(proposal, analysis)
+    offer, insured_offer = analysis_offers(analysis)
+    partner = Partner.get(Partner.code == proposal.origin)
+    return FinishedAnalysis(proposal, analysis, offer, insured_offer, bool(partner.insurance_enabled))
