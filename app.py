@@ -18,7 +18,6 @@ import importlib.util
 import logging
 import pkgutil
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -65,8 +64,7 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
     configure_broker(settings)
     import actors  # noqa: F401  (binds every actor to the broker chosen above)
-    from models.services.platform import unit_of_work
-    from models.services.platform import wakeups
+    from models.services.platform import unit_of_work, wakeups
     from rabbitmq.outbox_relay import relay_due
 
     unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))

@@ -26,5 +26,5 @@ def withdraw_command(proposal_id, reason):
         with unit_of_work():
             contract = withdraw(locked_proposal(proposal_id), source="ops", reason=reason)
     except DomainError as error:
-        raise click.ClickException(error.message)
+        raise click.ClickException(error.message) from error
     click.echo(json.dumps({"proposal_id": proposal_id, "status": "CANCELLED_BY_USER", "contract_id": contract.id}))

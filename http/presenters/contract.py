@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 
 

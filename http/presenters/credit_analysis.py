@@ -1,10 +1,10 @@
 """Response bodies of the credit analysis routes (spec: analysis response, polling, retry)."""
 from __future__ import annotations
 
+from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
 from models.db.proposals import Proposal
-from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
 from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, REJECTED
 from models.services.credit.offers import analysis_offers, offer_body

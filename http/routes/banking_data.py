@@ -3,8 +3,8 @@ import flask_smorest
 
 from models.db.banking import BankDataSubmission
 from models.domain.statuses import Status
-from models.services.banking import pix_validation as bank_validation
 from models.services.banking import disbursement_data as banking
+from models.services.banking import pix_validation as bank_validation
 from models.services.banking.options import PixKey, parse_banking_data
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.platform.wakeups import wakeups

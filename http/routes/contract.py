@@ -2,18 +2,17 @@
 import flask_smorest
 from flask import jsonify, send_file
 
+from httpapi.presenters import contract as contract_views
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
-from models.services.contract import pdf as contract_pdf
-from httpapi.presenters import contract as contract_views
 from models.services.contract import generation as contracts
+from models.services.contract import pdf as contract_pdf
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
-from schemas.contract import (ContractDataSchema, ContractRequestSchema,
-                              ContractStatusSchema, TerminalStatusSchema)
+from schemas.contract import ContractDataSchema, ContractRequestSchema, ContractStatusSchema, TerminalStatusSchema
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal

@@ -4,7 +4,6 @@ from __future__ import annotations
 import flask_smorest
 
 from models.db.proposals import Proposal
-
 from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, latest_analysis, retry, start_analysis
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
@@ -12,9 +11,9 @@ from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, Retry
 from schemas.errors import ErrorSchema
 
 from ..auth import owned_proposal
+from ..errors import ApiError
 from ..presenters.credit_analysis import acknowledgement, result_body, retry_body, status_url
 from ..presenters.replies import reply, wait_for_analysis
-from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_analysis", __name__, description="Credit analysis")
 BASE = "/proposals/<proposal_id>/credit-analysis"

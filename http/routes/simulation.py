@@ -13,8 +13,8 @@ from schemas.credit_analysis import SimulateRequest, SimulationResponse
 from schemas.errors import ErrorSchema
 
 from ..auth import current_partner, owned_proposal
-from ..presenters.replies import reply
 from ..errors import ApiError
+from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer simulation")
 

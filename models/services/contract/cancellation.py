@@ -7,8 +7,8 @@ from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key, latest_contract
+from models.services.platform import proposal_status as status
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue
 
 CANCELABLE = (Status.CONTRACT_GENERATED.value, Status.AWAITING_SIGNATURE.value)

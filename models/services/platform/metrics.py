@@ -11,8 +11,15 @@ import os
 import threading
 import time
 
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
-                               Histogram, generate_latest)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 
 NAMESPACE = "consignado"
@@ -103,8 +110,8 @@ def _failed_deliveries() -> GaugeMetricFamily:
     family = GaugeMetricFamily(f"{NAMESPACE}_webhook_deliveries_failed",
                                "Webhook deliveries that exhausted their attempts (status FAILED).",
                                labels=["kind"])
-    counts = dict((WebhookDelivery.select(WebhookDelivery.kind, peewee.fn.COUNT(WebhookDelivery.id))
-                   .where(WebhookDelivery.status == "FAILED").group_by(WebhookDelivery.kind).tuples()))
+    counts = dict(WebhookDelivery.select(WebhookDelivery.kind, peewee.fn.COUNT(WebhookDelivery.id))
+                   .where(WebhookDelivery.status == "FAILED").group_by(WebhookDelivery.kind).tuples())
     for kind in ("status", "auction"):
         family.add_metric([kind], counts.get(kind, 0))
     return family
