@@ -14,10 +14,11 @@ POOL ?=
 BENCH_ARGS ?=
 DEMO_ARGS ?=
 
-.PHONY: help install run api worker pools procfile cli test test-sqlite test-services bench bench-api demo clean
+.PHONY: help install run api worker pools procfile cli lint test test-unit test-integration test-e2e test-sqlite test-services \
+	bench bench-api demo clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
 $(STAMP): requirements.lock requirements.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) not found; install Python 3.11"; exit 1; }
@@ -49,14 +50,31 @@ procfile: ## print the production layout (API + pools) as Procfile lines
 cli: $(STAMP) ## ops commands: make cli ARGS="partners list"
 	$(BIN)/flask --app '$(APP)' $(ARGS)
 
-test: $(STAMP) ## the whole suite on SQLite, then on PostgreSQL + RabbitMQ (skipped if absent)
-	$(BIN)/python -m pytest -q
-	TEST_BACKEND=services $(BIN)/python -m pytest -q
+lint: $(STAMP) ## ruff (rules) and mypy, then ruff's format check; settings in pyproject.toml
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/ruff format --check .
 
-test-sqlite: $(STAMP) ## the suite on SQLite + in-process broker only
-	$(BIN)/python -m pytest -q
+# Test layers (README, Tests): tests/unit needs no backend; tests/integration and tests/e2e run on
+# SQLite + the in-process broker, or on PostgreSQL + RabbitMQ with TEST_BACKEND=services.
+test: $(STAMP) ## unit tests, then integration + e2e on SQLite and on PostgreSQL + RabbitMQ (skipped if absent)
+	$(BIN)/python -m pytest -q tests/unit
+	TEST_BACKEND=sqlite $(BIN)/python -m pytest -q tests/integration tests/e2e
+	TEST_BACKEND=services $(BIN)/python -m pytest -q tests/integration tests/e2e
 
-test-services: $(STAMP) ## the suite on PostgreSQL + RabbitMQ only
+test-unit: $(STAMP) ## pure tests: no Flask app, broker or database (seconds)
+	$(BIN)/python -m pytest -q tests/unit
+
+test-integration: $(STAMP) ## services, actors, relay, adapters on the database + broker (TEST_BACKEND=services: real ones)
+	$(BIN)/python -m pytest -q tests/integration
+
+test-e2e: $(STAMP) ## through the Flask app and test client: routes, flows, CLI (TEST_BACKEND=services: real ones)
+	$(BIN)/python -m pytest -q tests/e2e
+
+test-sqlite: $(STAMP) ## every layer in one run on SQLite + in-process broker
+	TEST_BACKEND=sqlite $(BIN)/python -m pytest -q
+
+test-services: $(STAMP) ## every layer in one run on PostgreSQL + RabbitMQ
 	TEST_BACKEND=services $(BIN)/python -m pytest -q
 
 bench: $(STAMP) ## full-flow benchmark vs a bare dramatiq floor (PostgreSQL + RabbitMQ): BENCH_ARGS="--n 1000"

@@ -18,7 +18,6 @@ import importlib.util
 import logging
 import pkgutil
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent

@@ -12,7 +12,8 @@ consent, analysis and selected offer), then walks it through the four paths, tim
 counting its SQL statements. Default database: a fresh SQLite file (the embedded setup);
 ``--database-url postgresql://...`` uses that (existing, dedicated) database instead.
 ``--baseline REF`` first runs the same measurement on ``git archive REF`` (a temporary copy with
-this script added) and prints both side by side. Not a test: figures depend on the machine.
+this script and tests/builders.py added) and prints both side by side. Not a test: figures depend
+on the machine.
 """
 from __future__ import annotations
 
@@ -52,42 +53,17 @@ def _cpf(seed: int) -> str:
 
 
 def _proposal(cpf: str):
-    """A BANK_DATA_SUBMITTED proposal with consent, approved analysis and selected offer."""
-    from datetime import timedelta
+    """A BANK_DATA_SUBMITTED proposal with consent, approved analysis and selected offer, built as the
+    tests build it (tests/builders.py), with this benchmark's own pricing and a 96-installment term."""
     from decimal import Decimal
 
-    from models.db.analysis import CreditAnalysis, Offer
-    from models.db.proposals import Consent, Proposal, StatusChange
-    from models.domain.clock import now
-    from models.domain.loan.offers import build_offers
-    from models.domain.loan.pricing import AnalysisResult, Pricing
+    from models.domain.loan.pricing import Pricing
+    from tests.builders import pre_accepted_proposal, with_bank_account
 
     pricing = Pricing(monthly_rate=Decimal("0.0199"), tac=Decimal("0.00"), insurance_rate=Decimal("0.035"),
                       min_amount=Decimal("300.00"), max_amount=Decimal("150000.00"),
                       min_installment_amount=Decimal("30.00"))
-    created = now() - timedelta(minutes=30)
-    proposal = Proposal.create(origin="PARTNER_A", product_id="5f0c7a2e-1d4b-4c8e-9a51-3b7d2e6f8a10", cpf=cpf,
-                               full_name="MARIA DA SILVA", birth_date="1985-04-12", email="maria@example.com",
-                               phone="+5511987654321", status="BANK_DATA_SUBMITTED", created_at=created,
-                               updated_at=created, bank_code="341", bank_branch="1234", bank_account="567890",
-                               bank_account_digit="1", account_type="checking")
-    StatusChange.create(proposal=proposal.id, sequence=0, old_status=None, new_status="BANK_DATA_SUBMITTED",
-                        trigger="BENCH", source="test", changed_at=created)
-    Consent.create(proposal=proposal.id, ip="203.0.113.7", latitude=-23.5505, longitude=-46.6333,
-                   document_text="I authorise the payroll margin query and the credit analysis.", channel="web",
-                   captured_at=created)
-    analysis = CreditAnalysis.create(proposal=proposal.id, cpf=cpf, origin="PARTNER_A", outcome="APPROVED",
-                                     available_margin=Decimal("600.00"), max_installments=96,
-                                     pod_limit_max=Decimal("150000.00"), approved_at=created, finished_at=created)
-    result = AnalysisResult(available_margin=Decimal("600.00"), max_installments=96, monthly_rate=None,
-                            pod_limit_max=Decimal("150000.00"))
-    payload = build_offers(result, pricing, proposal.id, now())[0]
-    offer = Offer.create(id=payload["id"], proposal=proposal.id, analysis=analysis.id, source="analysis",
-                         kind=payload["kind"], principal_amount=payload["principal_amount"],
-                         installments=payload["installments"], installment_amount=payload["installment_amount"],
-                         interest_rate=payload["interest_rate"], expires_at=now() + timedelta(days=7), payload=payload)
-    Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
-    return Proposal.get_by_id(proposal.id)
+    return with_bank_account(pre_accepted_proposal(cpf=cpf, installments=96, pricing=pricing))
 
 
 def _timed(samples: dict, name: str, counter: QueryCounter, call):
@@ -105,9 +81,9 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
     from models.external.esignature.sandbox import PASSING_RESULTS
     from models.services.contract import generation as contracts
     from models.services.contract import signature as signatures
-    from models.services.webhooks import status_delivery
     from models.services.platform.locks import locked_proposal
     from models.services.platform.unit_of_work import unit_of_work
+    from models.services.webhooks import status_delivery
 
     with db.connection_context():
         proposal = _proposal(cpf)
@@ -119,12 +95,12 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
     for event, results in (("PROCESS_STARTED", {}), ("PROCESS_FINISHED", PASSING_RESULTS)):
         with db.connection_context():
             _timed(samples, "handle_signature_result", counter,
-                   lambda: signatures.handle_result(process_id, event, dict(results)))
+                   lambda event=event, results=results: signatures.handle_result(process_id, event, dict(results)))
     changes = [c.id for c in StatusChange.select(StatusChange.id).where(StatusChange.proposal == proposal.id)
                .order_by(StatusChange.sequence)]
     for change_id in changes:
         with db.connection_context():
-            _timed(samples, "deliver_status_change", counter, lambda: status_delivery.deliver(change_id))
+            _timed(samples, "deliver_status_change", counter, lambda change_id=change_id: status_delivery.deliver(change_id))
     for _ in range(detail_reads):
         response = _timed(samples, "GET /v1/proposals/<id>", counter,
                           lambda: client.get(f"/v1/proposals/{proposal.id}", headers=headers))
@@ -169,6 +145,8 @@ def _baseline(ref: str, argv: list[str]) -> dict:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
         shutil.copy(Path(__file__), workdir / "bench" / "actor_costs.py")
+        (workdir / "tests").mkdir(exist_ok=True)
+        shutil.copy(ROOT / "tests" / "builders.py", workdir / "tests" / "builders.py")
         output = subprocess.run([sys.executable, "-m", "bench.actor_costs", "--json", *argv], cwd=workdir,
                                 check=True, capture_output=True, text=True).stdout
         return json.loads(output.strip().splitlines()[-1])

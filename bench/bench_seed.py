@@ -31,7 +31,7 @@ def _history(status: str) -> list[str]:
     _, branch = OUTCOMES[status]
     if branch is None:
         return PATH[: PATH.index(status) + 1]
-    return PATH[: branch + 1] + [status]
+    return [*PATH[: branch + 1], status]
 
 
 def _copy(cur, table: str, columns: list[str], rows: list[tuple]) -> None:

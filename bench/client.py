@@ -40,7 +40,7 @@ def valid_cpf(rng: random.Random) -> str:
     """A random CPF with correct check digits."""
     digits = [rng.randint(0, 9) for _ in range(9)]
     for length in (9, 10):
-        total = sum(d * w for d, w in zip(digits, range(length + 1, 1, -1)))
+        total = sum(d * w for d, w in zip(digits, range(length + 1, 1, -1), strict=True))
         digits.append((total * 10 % 11) % 10)
     return "".join(map(str, digits))
 

@@ -63,7 +63,7 @@ def main(runs: int) -> None:
         sweeper.stop()
         worker.stop()
     gaps.sort()
-    p95 = gaps[max(0, int(round(0.95 * len(gaps))) - 1)]
+    p95 = gaps[max(0, round(0.95 * len(gaps)) - 1)]
     print(f"hybrid wake-up over {runs} runs: p50 {statistics.median(gaps):.1f} ms, p95 {p95:.1f} ms, "
           f"max {gaps[-1]:.1f} ms (budget 100 ms)")
 

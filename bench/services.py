@@ -78,7 +78,8 @@ class BenchEnvironment:
         connection.close()
 
     def spawn(self, *command: str, log_name: str) -> subprocess.Popen:
-        log = open(Path(self.metrics_dir).parent / f"{self.database}-{log_name}.log", "w")
+        # Left open: the child writes to it for as long as it runs.
+        log = open(Path(self.metrics_dir).parent / f"{self.database}-{log_name}.log", "w")  # noqa: SIM115
         process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
         self.children.append(process)

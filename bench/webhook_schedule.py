@@ -15,7 +15,6 @@ import os
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,20 +30,15 @@ def _environment(tmp: str) -> None:
 
 def _one_run(failures: int, proposal_cpf: str) -> list[float]:
     from models.db.partners import Partner
-    from models.db.proposals import Proposal
     from models.db.webhooks import WebhookDelivery
     from models.services.partners.accounts import update_partner
-    from models.services.platform.proposal_status import record_creation
-    from models.services.platform.unit_of_work import unit_of_work
+    from tests.builders import recorded_proposal
     from tests.support.receiver import LocalReceiver
 
     receiver = LocalReceiver(script=[503] * failures).start()
     try:
         update_partner(Partner.get(Partner.code == "PARTNER_A"), webhook_url=receiver.url())
-        with unit_of_work():
-            proposal = Proposal.create(origin="PARTNER_A", product_id="bench", cpf=proposal_cpf, full_name="BENCH",
-                                       birth_date=date(1990, 1, 1), phone="+5511987654321", status="CREATED")
-            record_creation(proposal)
+        proposal = recorded_proposal(cpf=proposal_cpf)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             delivery = WebhookDelivery.get_or_none(WebhookDelivery.proposal_id == proposal.id)

@@ -1,6 +1,8 @@
 """POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
 from flask import Blueprint, Flask
@@ -47,7 +49,7 @@ class CredentialClient(ClientMixin):
 
 
 class ClientCredentialsGrant(grants.ClientCredentialsGrant):
-    TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+    TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["client_secret_basic", "client_secret_post"]
 
 
 def _query_client(client_id: str):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_FILE = ROOT / "config.toml"
@@ -98,7 +99,7 @@ def load_settings(environment: str | None = None, overrides: Mapping[str, Any] |
     if overrides:
         data = _merge(data, overrides)
     if not data.get("jwt_signing_key"):
-        raise SettingsError("JWT_SIGNING_KEY must be set for the %s environment" % environment)
+        raise SettingsError(f"JWT_SIGNING_KEY must be set for the {environment} environment")
     return Settings(data, environment)
 
 

@@ -13,8 +13,7 @@ import time
 import dramatiq
 from dramatiq.middleware import Middleware
 
-from models.services.platform import logs
-from models.services.platform import metrics
+from models.services.platform import logs, metrics
 
 log = logging.getLogger("actor")
 

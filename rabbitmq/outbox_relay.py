@@ -60,7 +60,8 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     broker = dramatiq.get_broker()
     limit = limit or current().outbox.batch_size
     published = 0
-    with (db.connection_context() if db.is_closed() else contextlib.nullcontext()):
+    # Two statements: a connection is opened only when none is, the transaction always.
+    with (db.connection_context() if db.is_closed() else contextlib.nullcontext()):  # noqa: SIM117
         # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so reading the rows
         # and marking them published cannot fail half-way on a lock upgrade.
         with db.atomic():

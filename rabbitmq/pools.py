@@ -15,8 +15,17 @@ import shlex
 import sys
 from dataclasses import dataclass
 
-from rabbitmq.queues import (AUCTION_WEBHOOK, BANK_VALIDATION, CONTRACT, CREDIT_ANALYSIS, DISBURSEMENT,
-                             SCHEDULER, SIGNATURE_RESULT, SIMULATION, STATUS_WEBHOOK)
+from rabbitmq.queues import (
+    AUCTION_WEBHOOK,
+    BANK_VALIDATION,
+    CONTRACT,
+    CREDIT_ANALYSIS,
+    DISBURSEMENT,
+    SCHEDULER,
+    SIGNATURE_RESULT,
+    SIMULATION,
+    STATUS_WEBHOOK,
+)
 
 
 @dataclass(frozen=True)

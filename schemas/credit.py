@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates, validates_schema
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates
 
 PHONE = re.compile(r"^\+55[1-9][0-9]9[0-9]{8}$")  # +55, area code, 9-digit mobile
 

@@ -1,10 +1,14 @@
-"""Which backend the suite runs on: SQLite + in-process broker, or PostgreSQL + RabbitMQ.
+"""Which backend the integration and e2e layers run on: SQLite + in-process broker, or PostgreSQL +
+RabbitMQ. The unit layer runs on neither.
 
 TEST_BACKEND=services selects the real services; where they are absent the run is skipped with a
-clear message, and fails when CI=true (CI must exercise them).
+clear message, and fails when CI=true (CI must exercise them). Choosing a backend only sets
+environment variables; the PostgreSQL database is created when the service stack boots
+(tests/support/stack.py), so a run that boots nothing connects to nothing.
 """
 from __future__ import annotations
 
+import functools
 import os
 import socket
 
@@ -23,20 +27,28 @@ def _port_open(host: str, port: int) -> bool:
         return False
 
 
-def services_missing() -> list[str]:
+@functools.cache
+def services_missing() -> tuple[str, ...]:
+    """The real services this run selected but cannot reach (probed once per run)."""
+    if BACKEND != "services":
+        return ()
     missing = []
     if not _port_open("127.0.0.1", 5432):
         missing.append("PostgreSQL on 127.0.0.1:5432")
     if not _port_open("127.0.0.1", 5672):
         missing.append("RabbitMQ on 127.0.0.1:5672")
-    return missing
+    return tuple(missing)
 
 
 def test_database_name() -> str:
     return f"loans_test_{RUN_ID}"
 
 
-def create_postgres_database() -> str:
+def postgres_database_url() -> str:
+    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{test_database_name()}"
+
+
+def create_postgres_database() -> None:
     import psycopg2
 
     name = test_database_name()
@@ -46,7 +58,6 @@ def create_postgres_database() -> str:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
         cur.execute(f'CREATE DATABASE "{name}"')
     conn.close()
-    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
 
 
 def drop_postgres_database() -> None:
@@ -60,10 +71,10 @@ def drop_postgres_database() -> None:
 
 
 def configure_environment(tmp_dir: str) -> None:
-    """Set the variables the service reads, before anything imports the service."""
+    """Set the variables the service reads, before anything imports the service (no connection)."""
     os.environ["APP_ENV"] = "test"
     if BACKEND == "services":
-        os.environ["DATABASE_URL"] = create_postgres_database()
+        os.environ["DATABASE_URL"] = postgres_database_url()
         os.environ["AMQP_URL"] = AMQP_URL
         os.environ["QUEUE_PREFIX"] = f"t{RUN_ID}."
     else:

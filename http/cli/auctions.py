@@ -35,7 +35,7 @@ def inject(document, name, balance, installments, external_id):
     try:
         amount = Decimal(balance)
     except InvalidOperation:
-        raise click.ClickException("--balance must be a decimal number such as 1500.00")
+        raise click.ClickException("--balance must be a decimal number such as 1500.00") from None
     with leave_for_sweeper():
         auction = ingest(make_offer(document, name, amount, installments, external_id=external_id))
     _report(auction)
@@ -47,7 +47,7 @@ def poll():
     try:
         offers = get_auction_source().fetch_new()
     except AuctionSourceError as error:
-        raise click.ClickException(str(error))
+        raise click.ClickException(str(error)) from error
     with leave_for_sweeper():
         for offer in offers:
             _report(ingest(offer))

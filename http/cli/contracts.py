@@ -20,5 +20,5 @@ def withdraw_command(proposal_id, reason):
     try:
         contract = withdraw_proposal(proposal_id, reason=reason)
     except DomainError as error:
-        raise click.ClickException(error.message)
+        raise click.ClickException(error.message) from error
     click.echo(json.dumps({"proposal_id": proposal_id, "status": "CANCELLED_BY_USER", "contract_id": contract.id}))

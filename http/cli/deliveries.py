@@ -69,7 +69,7 @@ def replay_command(delivery_id, partner, all_failed):
         with leave_for_sweeper():
             delivery = replay(delivery_id)
     except ReplayRefused as error:
-        raise click.ClickException(str(error))
+        raise click.ClickException(str(error)) from error
     click.echo(f"replaying {delivery.id} ({delivery.kind})")
 
 

@@ -112,7 +112,7 @@ def update(code, name, insurance, recontracting, webhook_url, webhook_auth, webh
     try:
         partner = service.update_partner(_load(code), **changes)
     except ValueError as error:
-        raise click.ClickException(str(error))
+        raise click.ClickException(str(error)) from error
     _echo(_describe(partner))
 
 

@@ -8,8 +8,7 @@ from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
-from schemas.contract import (ContractDataSchema, ContractRequestSchema,
-                              ContractStatusSchema, TerminalStatusSchema)
+from schemas.contract import ContractDataSchema, ContractRequestSchema, ContractStatusSchema, TerminalStatusSchema
 from schemas.errors import ErrorSchema
 
 from ..auth import current_origin

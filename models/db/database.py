@@ -1,9 +1,9 @@
 """The one database handle, chosen at start-up from DATABASE_URL (SQLite file or PostgreSQL)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import peewee
 from playhouse.db_url import connect

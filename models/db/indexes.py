@@ -40,7 +40,7 @@ def _trigram_available() -> bool:
         with db.atomic():
             db.execute_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         return True
-    except Exception as exc:  # noqa: BLE001  (missing contrib package or privilege: degrade, say so)
+    except Exception as exc:  # missing contrib package or privilege: degrade, say so
         log.warning("pg_trgm unavailable (%s); partial-match filters will scan", exc)
         return False
 

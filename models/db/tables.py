@@ -7,8 +7,8 @@ from models.db.outbox import OutboxMessage
 from models.db.partners import Partner, PartnerCredential
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.db.sandbox import SandboxMessage
-from models.db.simulations import Simulation
 from models.db.sandbox_providers import SandboxFundingApplication, SandboxPayment, SandboxSigningProcess
+from models.db.simulations import Simulation
 from models.db.webhooks import AuctionProposal, DeliveryAttempt, WebhookDelivery
 
 ALL_TABLES = [

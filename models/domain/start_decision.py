@@ -27,10 +27,15 @@ Decisions:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from models.domain.statuses import (
-    ACTIVE_STATUSES, ASYNC_PROCESSING_STATUSES, CONTRACT_IN_FORCE_STATUSES, Status,
+    ACTIVE_STATUSES,
+    ASYNC_PROCESSING_STATUSES,
+    CONTRACT_IN_FORCE_STATUSES,
+    Status,
 )
 
 CREATE, RETURN_EXISTING, BLOCK = "CREATE", "RETURN_EXISTING", "BLOCK"
@@ -79,14 +84,15 @@ class StartDecision:
     longest_overdue_days: int | None = None
 
 
-def _block(code: str, proposal: ProposalSnapshot | None = None, **extra) -> StartDecision:
+def _block(code: str, proposal: ProposalSnapshot | None = None, **extra: Any) -> StartDecision:
     return StartDecision(
         BLOCK, error_code=code, message=_MESSAGES[code],
         proposal_id=proposal.id if proposal else None, status=proposal.status if proposal else None, **extra,
     )
 
 
-def _first(proposals, predicate) -> ProposalSnapshot | None:
+def _first(proposals: Iterable[ProposalSnapshot],
+           predicate: Callable[[ProposalSnapshot], bool]) -> ProposalSnapshot | None:
     return next((p for p in proposals if predicate(p)), None)
 
 

@@ -35,9 +35,10 @@ Open points of the spec, decided by the lead (why in brackets):
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable
+from typing import Any
 
 from models.domain.errors import InvalidTransition
 from models.domain.statuses import FINAL_STATUSES, SIGNED_FAMILY, Status
@@ -134,7 +135,7 @@ class Rule:
         return current in self.guarded_sources and bool(guards.get(self.guard_name or ""))
 
 
-def _rule(sources, target, **kwargs) -> Rule:
+def _rule(sources: Iterable[Status | None], target: Status, **kwargs: Any) -> Rule:
     return Rule(frozenset(sources), target, **kwargs)
 
 
@@ -208,7 +209,7 @@ _MESSAGES = {
 }
 
 
-def next_status(current: Status | None, trigger: Trigger, **guards) -> Status:
+def next_status(current: Status | None, trigger: Trigger, **guards: object) -> Status:
     """Return the status reached by ``trigger`` from ``current`` or raise InvalidTransition.
 
     ``guards`` are keyword flags named by the rule (``promotional_eligible``).
@@ -229,12 +230,12 @@ def next_status(current: Status | None, trigger: Trigger, **guards) -> Status:
     )
 
 
-def can(current: Status | None, trigger: Trigger, **guards) -> bool:
+def can(current: Status | None, trigger: Trigger, **guards: object) -> bool:
     """True when :func:`next_status` would accept ``trigger`` from ``current``."""
     current = Status(current) if current is not None else None
     return TRANSITIONS[Trigger(trigger)].allows(current, guards)
 
 
-def allowed_triggers(current: Status | None, **guards) -> set[Trigger]:
+def allowed_triggers(current: Status | None, **guards: object) -> set[Trigger]:
     """Triggers accepted from ``current``; guarded ones only when their guard is passed true."""
     return {trigger for trigger in Trigger if can(current, trigger, **guards)}

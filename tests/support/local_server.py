@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 
 @dataclass
@@ -52,7 +52,7 @@ class LocalServer:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            do_GET = do_POST = _serve  # noqa: N815 (stdlib naming)
+            do_GET = do_POST = _serve
 
             def log_message(self, *args):  # keep test output clean
                 pass
@@ -63,7 +63,7 @@ class LocalServer:
         """``http://127.0.0.1:<port><path>``."""
         return f"http://127.0.0.1:{self._server.server_address[1]}{path}"
 
-    def start(self) -> "LocalServer":
+    def start(self) -> LocalServer:
         """Start serving in the background thread."""
         self._thread.start()
         return self

@@ -33,7 +33,7 @@ class LocalReceiver:
     def url(self, path: str = "/hook") -> str:
         return self._server.url(path)
 
-    def start(self) -> "LocalReceiver":
+    def start(self) -> LocalReceiver:
         self._server.start()
         return self
 

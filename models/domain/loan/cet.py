@@ -14,10 +14,10 @@ Decimal.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Mapping
 
 from models.domain.money import percent, to_cents
 
@@ -44,7 +44,8 @@ def _year_fraction(release: date, when: date, basis: str) -> float:
 def _solve_annual(fc0: float, flows: list[tuple[float, float]]) -> float:
     def excess(rate: float) -> float:
         base = 1 + rate
-        return sum([amount / base ** years for years, amount in flows]) - fc0
+        present: float = sum([amount / base ** years for years, amount in flows])
+        return present - fc0
 
     low, high = -0.99, 1.0
     while excess(high) > 0:  # widen until the present value falls below FC0

@@ -12,9 +12,9 @@ from decimal import Decimal
 
 from models.domain.errors import ValidationFailed
 from models.domain.loan.iof import IofRates, price_iof_amount
-from models.domain.money import ZERO, to_cents
 from models.domain.loan.price import Installment, amortization_schedule
 from models.domain.loan.quote_solver import term_math
+from models.domain.money import ZERO, to_cents
 
 
 @dataclass(frozen=True)

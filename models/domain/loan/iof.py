@@ -6,15 +6,15 @@ table so a decree changing them only adds a row.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import date
 from decimal import Decimal, localcontext
-from typing import Iterable
+from functools import lru_cache
 
 from models.domain.calendar import due_dates
-from models.domain.money import WORKING_PRECISION, to_cents
 from models.domain.loan.price import Installment
+from models.domain.money import WORKING_PRECISION, to_cents
 
 
 @dataclass(frozen=True)

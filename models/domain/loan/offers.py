@@ -9,24 +9,24 @@ talk about. Disbursement is estimated on the next business day after
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
-from typing import Callable
 from uuid import uuid4
 
 from models.domain import calendar
-from models.domain.loan.cet import cet
 from models.domain.clock import isoformat_z
 from models.domain.clock import now as clock_now
 from models.domain.errors import BusinessRuleViolation
+from models.domain.loan.cet import cet
 from models.domain.loan.financing import FinancedAmounts, finance, gross_up
 from models.domain.loan.iof import rates_in_force
-from models.domain.money import CENT, ZERO, floor_cents, percent, to_cents
 from models.domain.loan.price import annual_rate, present_value, price_installment
 from models.domain.loan.pricing import AnalysisResult, Pricing, amount_cap, max_term, rate_for
 from models.domain.loan.quote_solver import TermMath, term_math
+from models.domain.money import CENT, ZERO, floor_cents, percent, to_cents
 
 _MAX_TRIMS = 500
 HALF_CENT = Decimal("0.005")
@@ -125,7 +125,7 @@ def _largest_quote(ctx: QuoteContext, result: AnalysisResult, n: int) -> Finance
     return quote if quote.net_amount >= to_cents(ctx.pricing.min_amount) else None
 
 
-def _trim(fits, start: Decimal, smaller) -> Decimal:
+def _trim(fits: Callable[[Decimal], bool], start: Decimal, smaller: Callable[[Decimal], Decimal]) -> Decimal:
     # The last row carries compounded rounding cents, so trim until every row fits.
     for _ in range(_MAX_TRIMS):
         if fits(start):

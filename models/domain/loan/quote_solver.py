@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import ROUND_FLOOR, Decimal, getcontext, localcontext
 from functools import lru_cache
+from typing import cast
 
 from models.domain.errors import ValidationFailed
 from models.domain.loan.iof import IofRates, discount_powers, price_iof_amount, weighted_days_per_unit
@@ -46,7 +47,8 @@ class TermMath:
         self.tac = to_cents(tac)
         self.insurance_rate = Decimal(insurance_rate)
         sign, digits, exponent = self.rate.as_tuple()
-        self._rate_parts = ((-1 if sign else 1) * int("".join(map(str, digits))), exponent)
+        # as_tuple() types the exponent as int or "n"/"N"/"F" (NaN, infinity); a rate is finite.
+        self._rate_parts = ((-1 if sign else 1) * int("".join(map(str, digits))), cast(int, exponent))
         self._growth = discount_powers(self.rate, n)[-1] if self.rate != 0 else None
         with localcontext() as ctx:
             ctx.prec = WORKING_PRECISION
@@ -59,7 +61,7 @@ class TermMath:
         """``price_installment(financed, rate, n)`` with the growth factor computed once."""
         with localcontext() as ctx:
             ctx.prec = WORKING_PRECISION
-            if self._growth is None:
+            if self._growth is None or self._growth_less_one is None:  # both None at a zero rate
                 return to_cents(financed / self.n)
             return to_cents(financed * self.rate * self._growth / self._growth_less_one)
 

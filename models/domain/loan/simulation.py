@@ -1,19 +1,19 @@
 """POST simulate: by term (maximum amount) or by amount (term options)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Callable
 from uuid import uuid4
 
 from models.domain.clock import now as clock_now
 from models.domain.errors import ValidationFailed
-from models.domain.money import to_cents
 from models.domain.loan.offers import largest_quote, margin_shortfall, offer_dict, quote_context
 from models.domain.loan.pricing import STANDARD_TERMS, AnalysisResult, Pricing, amount_cap, max_term
+from models.domain.money import to_cents
 
 
-def _invalid(field: str, message: str, **extra) -> ValidationFailed:
+def _invalid(field: str, message: str, **extra: object) -> ValidationFailed:
     return ValidationFailed(message, error_code="INVALID_SIMULATION_PARAMETERS", details={"field": field, **extra})
 
 
@@ -35,7 +35,7 @@ def simulate_by_installments(
 
 
 def simulate_by_loan_amount(
-    result: AnalysisResult, pricing: Pricing, loan_amount, insured: bool = False, *,
+    result: AnalysisResult, pricing: Pricing, loan_amount: object, insured: bool = False, *,
     proposal_id: str = "", now: datetime | None = None, id_factory: Callable = uuid4,
 ) -> list[dict]:
     """Offers for ``loan_amount`` (net) at each standard term whose installment fits the margin."""
@@ -59,7 +59,7 @@ def simulate_by_loan_amount(
     return offers
 
 
-def _parse_amount(value) -> Decimal:
+def _parse_amount(value: object) -> Decimal:
     if isinstance(value, bool) or value is None:
         raise _invalid("loan_amount", "loan_amount must be a number.")
     try:

@@ -6,7 +6,11 @@ from decimal import Decimal
 
 from models.external import sandbox_cpfs as cpfs
 from models.external.credit_engine.port import (
-    IRREGULAR_CPF, INSUFFICIENT_SCORE, CreditEngineError, CreditEnginePort, EngineDecision,
+    INSUFFICIENT_SCORE,
+    IRREGULAR_CPF,
+    CreditEngineError,
+    CreditEnginePort,
+    EngineDecision,
 )
 from models.settings import current
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from models.external.fraud.port import FraudAnalysis, FraudCase
 from models.external.http_base import ExternalError, client_with_timeout
 
-
 DECISIONS = ("APPROVED", "REPROVED")
 
 

@@ -11,8 +11,8 @@ from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
 from models.external.pix_directory import NOT_FOUND, PixKeyInfo
 from models.services.banking import banks
-from models.services.platform import proposal_status as status
 from models.services.banking.options import Account, PixKey
+from models.services.platform import proposal_status as status
 from models.services.platform.unit_of_work import notify
 
 SAVED_MESSAGE = "Banking data saved for disbursement"

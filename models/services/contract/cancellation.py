@@ -7,13 +7,13 @@ from models.domain.clock import now
 from models.domain.errors import DomainError, NotFound, ValidationFailed
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key, latest_contract
+from models.services.platform import proposal_status as status
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue
 from models.services.platform.actor_names import ActorName
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.locks import locked_proposal, locked_proposal_or_none
-from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.services.platform.unit_of_work import unit_of_work
 
 CANCELABLE = (Status.CONTRACT_GENERATED.value, Status.AWAITING_SIGNATURE.value)
 

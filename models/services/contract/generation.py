@@ -15,9 +15,9 @@ from models.domain.statuses import Status
 from models.external.esignature import Signer, get_esignature
 from models.external.funding import get_funding
 from models.services.contract import pdf as contract_pdf
-from models.services.platform import proposal_status as status
 from models.services.contract.terms import build_terms
 from models.services.partners.ownership import owned_proposal
+from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups

@@ -8,7 +8,7 @@ formatting for every coordinate (its C accelerator is not installed).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -47,7 +47,7 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
 _ESCAPES = {c: f"\\{c:03o}" for c in (*range(32), *range(127, 256))} | {ord(c): "\\" + c for c in "\\()"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _encoding(font: str) -> str:
     return getFont(font).encName
 

@@ -8,8 +8,8 @@ from models.domain.clock import now
 from models.domain.signature import SignatureStatus, signature_valid
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key
+from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.actor_names import ActorName

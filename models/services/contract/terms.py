@@ -9,8 +9,8 @@ from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.partners import Partner
 from models.db.proposals import Consent, Proposal, StatusChange
-from models.domain.loan.cet import cet
 from models.domain.clock import isoformat_z
+from models.domain.loan.cet import cet
 from models.domain.loan.price import amortization_schedule
 
 

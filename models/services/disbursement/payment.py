@@ -15,8 +15,8 @@ from models.domain.clock import now
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.external.funding import Payment, get_funding
-from models.services.platform import proposal_status as status
 from models.services.contract.terms import destination
+from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import unit_of_work
 

@@ -15,8 +15,8 @@ from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.external.endorsement import EndorsementRequest, get_endorsement
 from models.external.fraud import FraudCase, get_fraud
-from models.services.platform import proposal_status as status
 from models.services.disbursement.payroll_window import maintenance_window_end
+from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import contextvars
 import logging
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Callable, Iterator
 
 import peewee
 

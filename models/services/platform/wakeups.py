@@ -10,7 +10,7 @@ import logging
 import select
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from models.db.partners import Partner
 from models.db.webhooks import AuctionProposal, WebhookDelivery
 from models.domain.clock import now
 from models.external.auctions import AuctionOffer
+from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks import deliveries
 from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING
-from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks.signing import AUCTION_FIELD_ORDER, common_headers, raw_body
 from models.settings import current
 from models.services.platform.actor_names import ActorName

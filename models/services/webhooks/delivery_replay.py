@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
-from models.services.webhooks import auction_delivery
-from models.services.webhooks import status_delivery
-from models.services.webhooks.deliveries import FAILED, PENDING
 from models.services.platform.unit_of_work import unit_of_work
+from models.services.webhooks import auction_delivery, status_delivery
+from models.services.webhooks.deliveries import FAILED, PENDING
 
 
 class ReplayRefused(Exception):

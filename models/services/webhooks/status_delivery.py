@@ -13,11 +13,10 @@ from datetime import timedelta
 
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
-from models.services.webhooks import deliveries
-from models.services.webhooks import status_events
-from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING, SKIPPED
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.webhooks import deliveries, status_events
+from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING, SKIPPED
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import current
 from models.services.platform.actor_names import ActorName

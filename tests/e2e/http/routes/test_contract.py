@@ -1,0 +1,162 @@
+"""POST/GET contract: hybrid and async generation, polling, every 409, the CCB document."""
+
+import freezegun
+import pytest
+
+from models.db.contracts import Contract
+from models.db.outbox import OutboxMessage
+from models.db.proposals import Proposal
+from models.services.platform import unit_of_work
+from tests.builders import pre_accepted_proposal, with_bank_account
+from tests.e2e.contract_path import history
+
+
+@pytest.fixture
+def ready(business_day):
+    return with_bank_account(pre_accepted_proposal())
+
+
+@pytest.fixture
+def held_outbox(monkeypatch):
+    """Nothing is published after commit: queued work stays in the outbox (a stalled worker)."""
+    monkeypatch.setattr(unit_of_work, "_after_commit_publisher", None)
+
+
+def post(client, headers, proposal_id, suffix="", **body):
+    return client.post(f"/v1/proposals/{proposal_id}/contract{suffix}", json=body, headers=headers())
+
+
+def test_hybrid_answers_201_with_the_contract_data(client, auth, drain, ready):
+    response = post(client, auth, ready.id)
+    assert response.status_code == 201
+    body = response.json
+    contract = Contract.get_by_id(body["contract_id"])
+    offer = ready.offers.get().payload
+    assert body == {
+        "contract_id": contract.id, "status": "CONTRACT_GENERATED",
+        "principal_amount": offer["principal_amount"], "interest_rate": offer["interest_rate"],
+        "total_amount": offer["total_amount"], "installment_amount": offer["installment_amount"],
+        "installments": offer["installments"], "first_due_date": offer["first_due_date"],
+        "has_original_document": True, "user_redirect_url": contract.user_redirect_url,
+        "unico_process_id": contract.unico_process_id,
+        "digital_signature": {"signature_id": contract.signature_id, "unico_process_id": contract.unico_process_id,
+                              "user_redirect_url": contract.user_redirect_url, "status": "PENDING",
+                              "expires_at": "2026-03-12T00:00:00.000Z"},  # Wednesday 21:00 in São Paulo
+        "contract_details": {"principal_amount": offer["principal_amount"], "interest_rate": offer["interest_rate"],
+                             "installments": offer["installments"], "total_amount": offer["total_amount"],
+                             "installment_amount": offer["installment_amount"],
+                             "first_due_date": offer["first_due_date"], "disbursement_date": "2026-03-11"}}
+    assert body["user_redirect_url"] == f"http://localhost/sandbox/esign/{contract.unico_process_id}"
+    assert history(ready.id)[-3:] == ["CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATED", "AWAITING_SIGNATURE"]
+
+
+@pytest.mark.parametrize("suffix", ["/async", "?async=true"])
+def test_async_variants_answer_202_at_once(client, auth, ready, held_outbox, suffix):
+    response = post(client, auth, ready.id, suffix)
+    assert response.status_code == 202
+    assert response.json == {"async_processing": True,
+                             "message": "Contract generation in progress; poll status_url every 2 seconds",
+                             "proposal_id": ready.id, "status": "CONTRACT_GENERATION_IN_PROGRESS",
+                             "processing_started_at": response.json["processing_started_at"],
+                             "status_url": f"/proposals/{ready.id}/contract/status"}
+
+
+def test_polling_answers_202_while_generating_then_200(client, auth, drain, ready, held_outbox, monkeypatch):
+    post(client, auth, ready.id, "/async")
+    assert client.get(f"/v1/proposals/{ready.id}/contract/status", headers=auth()).status_code == 202
+    drain()
+    response = client.get(f"/v1/proposals/{ready.id}/contract", headers=auth())
+    contract = Contract.get(Contract.proposal == ready.id)
+    assert (response.status_code, response.json) == (200, {
+        "proposal_id": ready.id, "proposal_status": "AWAITING_SIGNATURE", "contract_id": contract.id,
+        "contract_status": "CONTRACT_GENERATED",
+        "digital_signature": {"signature_id": contract.signature_id, "status": "PENDING",
+                              "user_redirect_url": contract.user_redirect_url, "expires_at": "2026-03-12T00:00:00.000Z"}})
+
+
+def test_watchdog_fails_an_unfinished_generation_after_three_minutes(client, auth, drain, ready, held_outbox):
+    post(client, auth, ready.id, "/async")
+    OutboxMessage.delete().where(OutboxMessage.actor_name == "generate_contract").execute()  # the worker died
+    with freezegun.freeze_time("2026-03-10T15:02:55Z"):  # not ticking: a slow drain must not reach 15:03
+        drain()
+        assert Proposal.get_by_id(ready.id).status == "CONTRACT_GENERATION_IN_PROGRESS"
+    with freezegun.freeze_time("2026-03-10T15:03:01Z", tick=True):
+        drain()
+    assert Proposal.get_by_id(ready.id).status == "BANK_DATA_SUBMITTED"
+    assert Contract.get(Contract.proposal == ready.id).status == "FAILED"
+
+
+def test_terminal_status_answers_409_with_the_contract_status_body(client, auth):
+    proposal = pre_accepted_proposal(status="CANCELED")
+    response = client.get(f"/v1/proposals/{proposal.id}/contract", headers=auth())
+    assert (response.status_code, response.json) == (409, {
+        "code": "TERMINAL_PROPOSAL_STATUS", "message": "Proposal is in terminal status CANCELED",
+        "details": {"current_status": "CANCELED"}})
+
+
+def test_polling_without_a_contract_is_404(client, auth, ready):
+    response = client.get(f"/v1/proposals/{ready.id}/contract/status", headers=auth())
+    assert (response.status_code, response.json["errorCode"]) == (404, "CONTRACT_NOT_FOUND")
+
+
+def test_polling_an_unknown_proposal_is_404(client, auth):
+    response = client.get("/v1/proposals/0f8fad5b-d9cb-469f-a165-70867728950e/contract", headers=auth())
+    assert (response.status_code, response.json["errorCode"]) == (404, "PROPOSAL_NOT_FOUND")
+
+
+@pytest.mark.parametrize("status,code", [
+    ("CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATION_IN_PROGRESS"),
+    ("CONTRACT_GENERATED", "CONTRACT_ALREADY_GENERATED"),
+    ("AWAITING_SIGNATURE", "CONTRACT_ALREADY_GENERATED"),
+    ("SIGNED", "SIGNED_CONTRACT_EXISTS"),
+    ("ANALYSIS_APPROVED", "SIGNED_CONTRACT_EXISTS"),
+    ("DISBURSED", "PROPOSAL_FINALIZED"),
+    ("SIGNATURE_FAILED", "PROPOSAL_FINALIZED"),
+])
+def test_post_contract_conflicts_carry_the_spec_error_code(client, auth, business_day, status, code):
+    proposal = pre_accepted_proposal(status=status)
+    response = post(client, auth, proposal.id)
+    assert (response.status_code, response.json["errorCode"], response.json["details"]["currentStatus"]) == (
+        409, code, status)
+
+
+def test_post_contract_conflicts_when_the_cpf_has_another_signed_contract(client, auth, ready):
+    other = pre_accepted_proposal(status="SIGNED")
+    response = post(client, auth, ready.id)
+    assert (response.status_code, response.json["errorCode"], response.json["details"]["proposal_id"]) == (
+        409, "CONTRACT_ACTIVE", other.id)
+
+
+def test_post_contract_before_banking_data_is_409(client, auth, business_day):
+    proposal = pre_accepted_proposal()
+    response = post(client, auth, proposal.id)
+    assert (response.status_code, response.json["errorCode"]) == (409, "INVALID_STATUS_FOR_CONTRACT")
+
+
+def test_invalid_redirect_url_is_400(client, auth, ready):
+    response = post(client, auth, ready.id, signature_redirect_url="not a url")
+    assert (response.status_code, response.json["details"]["field"]) == (400, "signature_redirect_url")
+
+
+def test_document_is_the_stored_pdf_for_the_owner_only(client, auth, drain, ready):
+    post(client, auth, ready.id)
+    response = client.get(f"/v1/proposals/{ready.id}/contract/document", headers=auth())
+    assert (response.status_code, response.mimetype, response.data[:5]) == (200, "application/pdf", b"%PDF-")
+    assert len(response.data) > 4000  # parties, amounts and the 48-row schedule
+    assert client.get(f"/v1/proposals/{ready.id}/contract/document", headers=auth("PARTNER_B")).status_code == 403
+
+
+def test_document_before_generation_is_404(client, auth, ready):
+    response = client.get(f"/v1/proposals/{ready.id}/contract/document", headers=auth())
+    assert (response.status_code, response.json["errorCode"]) == (404, "CONTRACT_DOCUMENT_NOT_FOUND")
+
+
+def test_terms_carry_schedule_cet_disbursement_and_consent(client, auth, drain, ready):
+    body = post(client, auth, ready.id).json
+    terms = Contract.get_by_id(body["contract_id"]).terms
+    assert len(terms["schedule"]) == 48 and terms["schedule"][-1]["balance"] == "0.00"
+    assert terms["schedule"][0]["installment"] == body["installment_amount"]
+    assert terms["rates"]["cet_annual_percent"] and terms["cost_breakdown"]
+    assert terms["disbursement"]["destination"]["bank_code"] == "341"
+    assert terms["consent"]["ip"] == "203.0.113.7"
+    assert terms["ccb_number"] == Contract.get_by_id(body["contract_id"]).issuer_application_id

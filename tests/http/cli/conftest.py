@@ -1,1 +1,0 @@
-from tests.support.webhooks import configure_partner, new_proposal, receiver, settle  # noqa: F401

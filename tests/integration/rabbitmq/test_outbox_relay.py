@@ -1,0 +1,190 @@
+"""The outbox guarantee: a committed change's messages are never lost, a rolled-back one sends none."""
+from datetime import timedelta
+
+import pytest
+from freezegun import freeze_time
+
+from models.db.outbox import OutboxMessage
+from models.domain.clock import now
+from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+
+RECEIVED: list = []
+
+
+@pytest.fixture(scope="module")
+def echo_actor(broker):
+    import dramatiq
+
+    from rabbitmq.queues import SCHEDULER, queue_name
+
+    if "outbox_test_echo" in broker.actors:
+        return broker.get_actor("outbox_test_echo")
+
+    @dramatiq.actor(actor_name="outbox_test_echo", queue_name=queue_name(SCHEDULER), max_retries=0)
+    def outbox_test_echo(value):
+        RECEIVED.append(value)
+
+    return outbox_test_echo
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    RECEIVED.clear()
+
+
+def test_message_is_published_after_commit(echo_actor, drain):
+    with unit_of_work():
+        enqueue("outbox_test_echo", "committed")
+    drain()
+    assert RECEIVED == ["committed"]
+    assert OutboxMessage.get().published_at is not None
+
+
+def test_rolled_back_change_sends_nothing(echo_actor, drain):
+    with pytest.raises(ZeroDivisionError), unit_of_work():
+        enqueue("outbox_test_echo", "rolled back")
+        1 / 0  # noqa: B018  (the error rolls the unit back)
+    drain()
+    assert RECEIVED == [] and OutboxMessage.select().count() == 0
+
+
+def test_broker_outage_during_the_request_loses_nothing(echo_actor, broker, drain, monkeypatch):
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker unreachable")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(broker, "enqueue", broker_down)
+        with unit_of_work():  # the request commits although publishing fails
+            enqueue("outbox_test_echo", "survives the outage")
+        row = OutboxMessage.get()
+        assert row.published_at is None and row.publish_attempts == 1 and "unreachable" in row.last_error
+    # broker back: the sweeper's pass publishes it
+    drain()
+    assert RECEIVED == ["survives the outage"]
+
+
+def test_sweeper_thread_publishes_missed_rows(echo_actor, broker, worker, monkeypatch):
+    from models.services.platform import unit_of_work as uow
+    from rabbitmq.outbox_relay import OutboxSweeper
+
+    monkeypatch.setattr(uow, "_after_commit_publisher", None)  # as if the process died after commit
+    with unit_of_work():
+        enqueue("outbox_test_echo", "swept")
+    sweeper = OutboxSweeper(interval=0.05)
+    sweeper.start()
+    try:
+        import time
+
+        deadline = time.monotonic() + 10
+        while "swept" not in RECEIVED and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        sweeper.stop()
+        sweeper.join(5)
+    assert RECEIVED == ["swept"]
+
+
+def test_scheduled_message_waits_until_due(echo_actor, drain):
+    with freeze_time("2026-11-21T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "later", deliver_at=now() + timedelta(hours=30), dedup_key="job-1")
+        frozen.move_to("2026-11-22T17:59:59Z")
+        drain()
+        assert RECEIVED == []
+        frozen.move_to("2026-11-22T18:00:00Z")
+        drain()
+        assert RECEIVED == ["later"]
+
+
+def test_dedup_key_keeps_one_scheduled_job():
+    with unit_of_work():
+        first = enqueue("outbox_test_echo", "a", deliver_at=now() + timedelta(days=1), dedup_key="same")
+        second = enqueue("outbox_test_echo", "b", deliver_at=now() + timedelta(days=1), dedup_key="same")
+    assert first is not None and second is None
+    assert OutboxMessage.select().count() == 1
+
+
+def test_canceled_schedule_is_never_sent(echo_actor, drain):
+    with freeze_time("2026-11-21T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "canceled", deliver_at=now() + timedelta(minutes=5), dedup_key="exp")
+        with unit_of_work():
+            assert cancel_scheduled("exp") == 1
+        frozen.tick(timedelta(minutes=10))
+        drain()
+    assert RECEIVED == []
+
+
+def test_enqueue_outside_a_unit_of_work_is_refused():
+    with pytest.raises(RuntimeError):
+        enqueue("outbox_test_echo", "nowhere")
+
+
+def test_finished_rows_are_purged_after_the_retention(echo_actor, drain):
+    from models.services.platform.outbox import purge_finished
+
+    with freeze_time("2026-11-01T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "old")
+            enqueue("outbox_test_echo", "future", deliver_at=now() + timedelta(days=30))
+        drain()
+        frozen.move_to("2026-11-08T11:59:59Z")
+        assert purge_finished(timedelta(days=7)) == 0
+        frozen.move_to("2026-11-08T12:00:01Z")
+        assert purge_finished(timedelta(days=7)) == 1
+        assert [row.args for row in OutboxMessage.select()] == [["future"]]  # not yet sent: kept
+
+
+def _due_rows(*rows):
+    """Write rows straight to the outbox, as an older release or a mistyped name would have."""
+    with unit_of_work():
+        for actor_name, args in rows:
+            OutboxMessage.create(actor_name=actor_name, args=args)
+
+
+def test_a_row_naming_no_actor_is_parked_and_the_rows_behind_it_go_out(echo_actor, drain, caplog):
+    from rabbitmq.outbox_relay import relay_due
+
+    _due_rows(("no_such_actor", ["lost"]), ("outbox_test_echo", ["after the bad row"]))
+    assert relay_due() == 1
+    drain()
+    assert RECEIVED == ["after the bad row"]
+    bad = OutboxMessage.get(OutboxMessage.actor_name == "no_such_actor")
+    assert bad.parked_at is not None and bad.published_at is None
+    assert "no actor named 'no_such_actor'" in bad.last_error
+    assert any("ALERT outbox row" in record.getMessage() for record in caplog.records)
+
+
+def test_a_row_with_arguments_its_actor_does_not_take_is_parked(echo_actor, drain):
+    from models.services.platform.outbox import pending_count
+    from rabbitmq.outbox_relay import relay_due
+
+    _due_rows(("outbox_test_echo", ["one", "two too many"]))
+    assert relay_due() == 0 and pending_count() == 0
+    row = OutboxMessage.get()
+    assert row.parked_at is not None and "arguments do not fit outbox_test_echo" in row.last_error
+    drain()
+    assert RECEIVED == []
+
+
+def test_parked_rows_are_listed_and_requeued_once_the_cause_is_fixed(echo_actor, drain):
+    from models.services.platform import outbox
+    from rabbitmq.outbox_relay import relay_due
+
+    _due_rows(("outbox_test_echo_v2", ["waiting for the deploy"]))
+    relay_due()
+    assert [row.actor_name for row in outbox.parked()] == ["outbox_test_echo_v2"] and outbox.parked_count() == 1
+    OutboxMessage.update(actor_name="outbox_test_echo").execute()  # the fix: the actor now exists
+    assert outbox.requeue() == 1 and outbox.parked_count() == 0
+    drain()
+    assert RECEIVED == ["waiting for the deploy"]
+
+
+def test_a_broker_failure_is_not_parked(echo_actor, broker, monkeypatch):
+    from rabbitmq.outbox_relay import relay_due
+
+    monkeypatch.setattr(broker, "enqueue", lambda *a, **k: (_ for _ in ()).throw(ConnectionError("down")))
+    _due_rows(("outbox_test_echo", ["kept for the next sweep"]))
+    assert relay_due() == 0
+    row = OutboxMessage.get()
+    assert row.parked_at is None and row.publish_attempts == 1

@@ -1,0 +1,41 @@
+from models.domain.statuses import (
+    ACTIVE_STATUSES,
+    ASYNC_PROCESSING_STATUSES,
+    BANKING_DATA_BLOCKED,
+    CONTRACT_QUERY_TERMINAL,
+    FINAL_STATUSES,
+    SIGNED_FAMILY,
+    STATUS_DETAILS,
+    Status,
+    status_detail,
+)
+
+SPEC_STATUSES = ["CREATED", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS", "CREDIT_ANALYSIS_FAILED", "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", "CREDIT_CHECK_COMPLETED", "OFFERS_RECEIVED", "REJECTED", "OFFER_SELECTED", "PRE_ACCEPTED", "BANK_DATA_SUBMITTED", "PIX_KEY_CPF_MISMATCH", "PIX_KEY_NOT_CONFIRMED", "CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATED", "AWAITING_SIGNATURE", "SIGNED", "SIGNATURE_FAILED", "PENDING_ANALYSIS", "ANALYSIS_APPROVED", "ANALYSIS_REPROVED", "DISBURSEMENT_FAILED", "DISBURSED", "CANCELED", "CANCELLED_BY_USER", "EXPIRED", "ERROR"]
+
+
+def test_exactly_the_28_spec_statuses():
+    assert [s.value for s in Status] == SPEC_STATUSES
+    assert all(s.name == s.value for s in Status)
+    assert Status("SIGNED") == "SIGNED"
+
+
+def test_every_status_has_a_detail_with_unique_order():
+    assert set(STATUS_DETAILS) == set(Status)
+    orders = [d.order for d in STATUS_DETAILS.values()]
+    assert sorted(orders) == list(range(1, 29))
+    assert STATUS_DETAILS[Status.CREATED].order < STATUS_DETAILS[Status.SIGNED].order < STATUS_DETAILS[Status.DISBURSED].order
+
+
+def test_status_detail_shape():
+    detail = status_detail(Status.AWAITING_SIGNATURE)
+    assert set(detail) == {"code", "name", "description", "order"}
+    assert detail["code"] == "AWAITING_SIGNATURE" and isinstance(detail["order"], int)
+    assert status_detail("CREATED")["order"] == 1
+
+
+def test_families():
+    assert {Status.EXPIRED, Status.CANCELED, Status.REJECTED, Status.ERROR, Status.CANCELLED_BY_USER} == CONTRACT_QUERY_TERMINAL
+    assert ASYNC_PROCESSING_STATUSES <= ACTIVE_STATUSES
+    assert not ACTIVE_STATUSES & (FINAL_STATUSES | SIGNED_FAMILY)
+    assert Status.AWAITING_SIGNATURE in ACTIVE_STATUSES and Status.PIX_KEY_CPF_MISMATCH not in ACTIVE_STATUSES
+    assert len(BANKING_DATA_BLOCKED) == 11 and Status.PRE_ACCEPTED not in BANKING_DATA_BLOCKED

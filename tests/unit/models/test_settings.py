@@ -1,0 +1,54 @@
+"""config.toml merging and environment-variable overrides."""
+import pytest
+
+from models.settings import SettingsError, load_settings
+
+
+def test_environment_section_overrides_default():
+    settings = load_settings("production", environ={"JWT_SIGNING_KEY": "k" * 32})
+    assert settings.credential_environment == "production"
+    assert settings.external_mode == "http"
+    assert settings.base_path == "/v1"  # from [default]
+
+
+def test_nested_tables_merge_key_by_key():
+    settings = load_settings("sandbox", environ={}, overrides={"outbox": {"batch_size": 7}})
+    assert settings.outbox.batch_size == 7
+    assert settings.outbox.sweep_interval_seconds == 1.0
+
+
+def test_environment_variables_override_the_file():
+    settings = load_settings("sandbox", environ={"DATABASE_URL": "postgresql://x@h/db", "AMQP_URL": "amqp://h",
+                                                 "PORT": "9000", "JWT_SIGNING_KEY": "env-key"})
+    assert settings.database_url == "postgresql://x@h/db" and settings.uses_postgres
+    assert settings.amqp_url == "amqp://h" and settings.uses_rabbitmq
+    assert settings.port == 9000 and settings.jwt_signing_key == "env-key"
+
+
+def test_app_env_picks_the_environment():
+    assert load_settings(environ={"APP_ENV": "test"}).environment == "test"
+    assert load_settings(environ={}).environment == "sandbox"
+
+
+def test_unknown_environment_is_refused():
+    with pytest.raises(SettingsError):
+        load_settings(environ={"APP_ENV": "prod"})
+
+
+def test_production_without_a_signing_key_is_refused():
+    with pytest.raises(SettingsError, match="JWT_SIGNING_KEY"):
+        load_settings("production", environ={})
+
+
+def test_production_commits_no_secret():
+    import tomllib
+
+    from models.settings import CONFIG_FILE
+
+    raw = tomllib.loads(CONFIG_FILE.read_text())
+    assert not raw["default"]["jwt_signing_key"] and "jwt_signing_key" not in raw["production"]
+
+
+def test_unknown_setting_names_itself():
+    with pytest.raises(AttributeError, match="nope"):
+        load_settings("sandbox", environ={}).nope  # noqa: B018  (reading it is the test)
