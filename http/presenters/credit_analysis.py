@@ -6,7 +6,7 @@ from models.db.partners import Partner
 from models.db.proposals import Proposal
 from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
-from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, REJECTED
+from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.offers import analysis_offers, offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.wire import money_text, number
@@ -37,7 +37,7 @@ def acknowledgement(proposal: Proposal, analysis: CreditAnalysis) -> dict:
     body = acknowledgement_body(proposal.id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
                                 status_url(proposal.id), "Credit analysis in progress; poll status_url every 2 "
                                 "seconds or wait for the status webhook")
-    if analysis.outcome == AWAITING_RETRY:
+    if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
         body.update(status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", retry_at=isoformat_z(analysis.retry_at),
                     message="The payroll system failed; an automatic retry is scheduled at retry_at")
     return body
@@ -45,10 +45,12 @@ def acknowledgement(proposal: Proposal, analysis: CreditAnalysis) -> dict:
 
 def _approved(proposal: Proposal, analysis: CreditAnalysis, partner: Partner) -> dict:
     standard, insured = analysis_offers(analysis)
+    selected = proposal.selected_offer_id
     body = {"message": "Credit analysis approved with offers", "proposal_id": proposal.id,
-            "status": proposal.status, "approved": True, "offer": offer_body(standard)}
+            "status": proposal.status, "approved": True, "offer": offer_body(standard, selected_offer_id=selected)}
     if partner.insurance_enabled:
-        body.update(insuredOffer=offer_body(insured), product=product_ref(False), insuredProduct=product_ref(True))
+        body.update(insuredOffer=offer_body(insured, selected_offer_id=selected), product=product_ref(False),
+                    insuredProduct=product_ref(True))
     body.update(available_margin=money_text(analysis.available_margin), maxLoanAmount=number(analysis.max_loan_amount),
                 maxInstallments=analysis.max_installments, maxMonthlyPayment=money_text(analysis.max_monthly_payment),
                 minMonthlyPayment=number(analysis.min_monthly_payment), bank_skip=bool(current().credit.bank_skip))
@@ -75,18 +77,18 @@ def _failed(proposal: Proposal, analysis: CreditAnalysis) -> dict:
 
 def result_body(proposal: Proposal, analysis: CreditAnalysis) -> dict:
     """200/201 body of a finished analysis (approved, rejected or technical failure)."""
-    if analysis.outcome == APPROVED:
+    if analysis.outcome == AnalysisOutcome.APPROVED:
         return _approved(proposal, analysis, Partner.get(Partner.code == proposal.origin))
-    if analysis.outcome == REJECTED:
+    if analysis.outcome == AnalysisOutcome.REJECTED:
         return _rejected(proposal, analysis)
-    assert analysis.outcome == FAILED
+    assert analysis.outcome == AnalysisOutcome.FAILED
     return _failed(proposal, analysis)
 
 
 def retry_body(proposal: Proposal, analysis: CreditAnalysis) -> dict:
     """200 body of the synchronous retry: available_margin is a number here (spec)."""
     body = result_body(proposal, analysis)
-    if analysis.outcome == APPROVED:
+    if analysis.outcome == AnalysisOutcome.APPROVED:
         body = {k: v for k, v in body.items() if k not in ("product", "insuredProduct", "maxMonthlyPayment",
                                                            "minMonthlyPayment")}
         body["available_margin"] = number(analysis.available_margin)

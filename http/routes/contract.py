@@ -4,7 +4,8 @@ from flask import jsonify, send_file
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
+from models.domain.lifecycles import ContractStatus
+from models.domain.statuses import CONTRACT_QUERY_TERMINAL
 from models.services.contract import pdf as contract_pdf
 from httpapi.presenters import contract as contract_views
 from models.services.contract import generation as contracts
@@ -20,7 +21,7 @@ from ..auth import owned_proposal
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("contract", __name__, description="Contract generation and digital signature")
-IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
+IN_PROGRESS = ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
 TERMINAL = {status.value for status in CONTRACT_QUERY_TERMINAL}
 
 
@@ -40,11 +41,13 @@ def _start(proposal_id: str, body: dict, wait: bool):
     contract = Contract.get_by_id(contract.id)
     if contract.status == IN_PROGRESS:
         return _reply(contract_views.acknowledgement(proposal, contract), 202)
-    if contract.status == "FAILED":
+    if contract.status == ContractStatus.FAILED:
         raise ApiError(503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED")
     return _reply(contract_views.contract_data(contract), 201)
 
 
+_400 = ("Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); "
+        "details.field selected_offer_id")
 _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
 
 
@@ -53,6 +56,7 @@ _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREAD
 @blp.arguments(AsyncQuery, location="query")
 @blp.response(201, ContractDataSchema)
 @blp.alt_response(202, schema=Acknowledgement, description="Still generating (or ?async=true)")
+@blp.alt_response(400, schema=ErrorSchema, description=_400)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate(body, query, proposal_id):
@@ -63,6 +67,7 @@ def generate(body, query, proposal_id):
 @blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"])
 @blp.arguments(ContractRequestSchema)
 @blp.response(202, Acknowledgement)
+@blp.alt_response(400, schema=ErrorSchema, description=_400)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate_async(body, proposal_id):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import flask_smorest
 
 from models.db.simulations import Simulation
+from models.domain.lifecycles import SimulationStatus
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.simulation import BY_INSTALLMENTS, request_simulation, simulation_offers
@@ -21,7 +22,8 @@ blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer 
 
 def _finished(simulation_id: str) -> Simulation:
     def done() -> bool:
-        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != "PENDING"
+        status = Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar()
+        return status != SimulationStatus.PENDING
 
     wakeups.wait_until(done, float(current().credit.simulation_wait_seconds))
     return Simulation.get_by_id(simulation_id)
@@ -39,13 +41,13 @@ def simulate(body, proposal_id):
     insured = bool(body["insured"]) and current_partner().insurance_enabled
     simulation = _finished(request_simulation(proposal, installments=body.get("installments"),
                                               loan_amount=body.get("loan_amount"), insured=insured).id)
-    if simulation.status == "PENDING":
+    if simulation.status == SimulationStatus.PENDING:
         raise ApiError(503, "The simulation is taking longer than expected; try again shortly",
                        error_code="SIMULATION_TIMEOUT")
-    if simulation.status == "FAILED":
+    if simulation.status == SimulationStatus.FAILED:
         error = simulation.error
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
-    offers = [offer_body(row) for row in simulation_offers(simulation)]
+    offers = [offer_body(row, selected_offer_id=proposal.selected_offer_id) for row in simulation_offers(simulation)]
     product = product_ref(insured)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
     return reply({"simulation_mode": simulation.mode, "proposal_id": proposal.id, "product_id": product["id"],
