@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import jsonify
 
 from models.db.analysis import CreditAnalysis
-from models.services.credit.analysis import IN_PROGRESS
+from models.domain.lifecycles import AnalysisOutcome
 from models.services.platform.wakeups import wakeups
 
 
@@ -19,7 +19,7 @@ def wait_for_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
     """Hybrid wait: woken right after the actor commits; returns the analysis as it then stands."""
     def finished() -> bool:
         return CreditAnalysis.select(CreditAnalysis.outcome).where(
-            CreditAnalysis.id == analysis_id).scalar() != IN_PROGRESS
+            CreditAnalysis.id == analysis_id).scalar() != AnalysisOutcome.IN_PROGRESS
 
     wakeups.wait_until(finished, timeout)
     return CreditAnalysis.get_by_id(analysis_id)

@@ -5,7 +5,8 @@ import flask_smorest
 
 from models.db.proposals import Proposal
 
-from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, latest_analysis, retry, start_analysis
+from models.domain.lifecycles import FINISHED_OUTCOMES, AnalysisOutcome
+from models.services.credit.analysis import ConsentData, RetryRefusal, latest_analysis, retry, start_analysis
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
@@ -31,10 +32,10 @@ def _answer(proposal, analysis, *, wait: float | None, created: int = 201):
     acknowledgement."""
     if wait:
         analysis = wait_for_analysis(analysis.id, wait)
-    if analysis.outcome not in FINISHED:
+    if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(proposal, analysis), 202)
     proposal = Proposal.get_by_id(proposal.id)
-    return reply(result_body(proposal, analysis), created if analysis.outcome == "APPROVED" else 200)
+    return reply(result_body(proposal, analysis), created if analysis.outcome == AnalysisOutcome.APPROVED else 200)
 
 
 @blp.route(BASE, methods=["POST"])
@@ -84,7 +85,7 @@ def _retry(proposal_id: str, *, sync: bool):
     if not sync:
         return reply(acknowledgement(proposal, outcome), 202)
     analysis = wait_for_analysis(outcome.id, float(current().credit.retry_wait_seconds))
-    if analysis.outcome not in FINISHED:
+    if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(proposal, analysis), 202)
     return reply(retry_body(Proposal.get_by_id(proposal.id), analysis), 200)
 
