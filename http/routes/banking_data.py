@@ -2,6 +2,7 @@
 import flask_smorest
 
 from models.db.banking import BankDataSubmission
+from models.domain.lifecycles import BankDataSubmissionState
 from models.domain.statuses import Status
 from models.services.banking import pix_validation as bank_validation
 from models.services.banking import disbursement_data as banking
@@ -45,7 +46,7 @@ def submit_banking_data(data, proposal_id):
         submission = bank_validation.submit_pix_key(proposal, choice)
 
     def decided() -> bool:
-        return BankDataSubmission.get_by_id(submission.id).state != "PENDING"
+        return BankDataSubmission.get_by_id(submission.id).state != BankDataSubmissionState.PENDING
 
     wakeups.wait_until(decided, current().banking.pix_lookup_wait_seconds)
     if banking.abandon(submission.id):

@@ -99,12 +99,13 @@ def _failed_deliveries() -> GaugeMetricFamily:
     import peewee
 
     from models.db.webhooks import WebhookDelivery
+    from models.domain.lifecycles import DeliveryStatus
 
     family = GaugeMetricFamily(f"{NAMESPACE}_webhook_deliveries_failed",
                                "Webhook deliveries that exhausted their attempts (status FAILED).",
                                labels=["kind"])
     counts = dict((WebhookDelivery.select(WebhookDelivery.kind, peewee.fn.COUNT(WebhookDelivery.id))
-                   .where(WebhookDelivery.status == "FAILED").group_by(WebhookDelivery.kind).tuples()))
+                   .where(WebhookDelivery.status == DeliveryStatus.FAILED).group_by(WebhookDelivery.kind).tuples()))
     for kind in ("status", "auction"):
         family.add_metric([kind], counts.get(kind, 0))
     return family
