@@ -8,6 +8,8 @@ Available loan amount (decision on the spec's computation):
 * minus the ``principal_amount`` of every contract of the CPF, at ANY origin, whose disbursement
   was paid after that approval (the same payroll margin backs every partner's loan);
 * floored at zero.
+The limit choice and the subtraction are the domain's (``models.domain.credit_limit``), shared with
+the offers' amount cap.
 """
 from __future__ import annotations
 
