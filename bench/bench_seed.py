@@ -8,6 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import psycopg2
 
+from models.domain.cpf import with_check_digits
+
 FIRST = ["MARIA", "JOSE", "ANA", "JOAO", "FRANCISCO", "ANTONIO", "CARLOS", "PAULO", "PEDRO", "LUCAS", "LUIZ",
          "MARCOS", "LUIS", "GABRIEL", "RAFAEL", "DANIEL", "MARCELO", "BRUNO", "EDUARDO", "FELIPE", "JULIANA",
          "MARCIA", "FERNANDA", "PATRICIA", "ALINE", "SANDRA", "CAMILA", "AMANDA", "BRUNA", "JESSICA", "LETICIA"]
@@ -54,7 +56,8 @@ def seed(url: str, per_origin: int) -> None:
             steps = _history(status)
             updated = created + timedelta(minutes=len(steps) * rnd.randrange(1, 600))
             first, last = rnd.choice(FIRST), rnd.choice(LAST)
-            cpf = f"{rnd.randrange(10**10, 10**11):011d}"
+            # Valid check digits: the customer routes refuse any other CPF (same random draws as before).
+            cpf = with_check_digits(f"{rnd.randrange(10**10, 10**11):011d}"[:9])
             email = f"{first.lower()}.{last.lower()}{rnd.randrange(1000)}@{rnd.choice(DOMAINS)}"
             phone = f"+55{rnd.randrange(11, 99)}9{rnd.randrange(10**8):08d}"
             banked = "BANK_DATA_SUBMITTED" in steps

@@ -7,19 +7,9 @@ from datetime import date
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates
 
+from models.domain.cpf import cpf_valid
+
 PHONE = re.compile(r"^\+55[1-9][0-9]9[0-9]{8}$")  # +55, area code, 9-digit mobile
-
-
-def cpf_is_valid(cpf: str) -> bool:
-    """11 digits, not all equal, both check digits right."""
-    if not re.fullmatch(r"\d{11}", cpf or "") or len(set(cpf)) == 1:
-        return False
-    digits = [int(c) for c in cpf]
-    for size in (9, 10):
-        total = sum(d * (size + 1 - i) for i, d in enumerate(digits[:size]))
-        if (total * 10) % 11 % 10 != digits[size]:
-            return False
-    return True
 
 
 class Body(Schema):
@@ -34,7 +24,7 @@ class StartRequest(Body):
 
     @validates("cpf")
     def _cpf(self, value, **kwargs):
-        if not cpf_is_valid(value):
+        if not cpf_valid(value):
             raise ValidationError("must be 11 digits with valid check digits")
 
     @validates("full_name")

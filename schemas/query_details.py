@@ -1,6 +1,8 @@
 """Response shapes of one proposal's reads (detail, analysis data, message timeline) and statistics."""
 from marshmallow import Schema, fields
 
+from models.domain.lifecycles import AnalysisOutcome, DisbursementStatus, MessageDeliveryStatus
+from models.domain.signature import SignatureStatus
 from schemas.queries import DAY, ISO, CustomerContractSchema, ProposalItemSchema, local_day
 
 
@@ -34,7 +36,7 @@ class ConsentEvidenceSchema(ConsentSchema):
 
 class AnalysisOutcomeSchema(Schema):
     id = fields.String()
-    outcome = fields.String(metadata={"enum": ["IN_PROGRESS", "APPROVED", "REJECTED", "FAILED", "AWAITING_RETRY"]})
+    outcome = fields.String(metadata={"enum": [outcome.value for outcome in AnalysisOutcome]})
     kind = fields.String()
     attempt = fields.Integer()
     promotional = fields.Boolean()
@@ -51,14 +53,14 @@ class AnalysisOutcomeSchema(Schema):
 class SignatureSchema(Schema):
     signature_id = fields.String(allow_none=True)
     unico_process_id = fields.String(allow_none=True)
-    status = fields.String(allow_none=True, metadata={"enum": ["PENDING", "IN_PROGRESS", "SIGNED", "EXPIRED", "REJECTED"]})
+    status = fields.String(allow_none=True, metadata={"enum": [status.value for status in SignatureStatus]})
     user_redirect_url = fields.String(allow_none=True)
     expires_at = fields.String(allow_none=True, metadata=ISO)
     signed_at = fields.String(allow_none=True, metadata=ISO)
 
 
 class DisbursementSchema(Schema):
-    status = fields.String(metadata={"enum": ["PENDING", "REQUESTED", "PAID", "FAILED"]})
+    status = fields.String(metadata={"enum": [status.value for status in DisbursementStatus]})
     amount = fields.Float(allow_none=True)
     scheduled_for = fields.String(allow_none=True, metadata=DAY)
     attempts = fields.Integer()
@@ -80,8 +82,8 @@ class ProposalDetailSchema(ProposalItemSchema):
     banking_data = fields.Nested(MaskedBankingDataSchema, allow_none=True)
     consent = fields.Nested(ConsentSchema, allow_none=True, metadata={"description": "latest consent"})
     credit_analysis = fields.Nested(AnalysisOutcomeSchema, allow_none=True, metadata={"description": "latest analysis"})
-    offers = fields.List(fields.Dict(), metadata={"description": "selectable Offer documents (spec's Offer), "
-                                                                 "plus kind (standard|insured) and source"})
+    offers = fields.List(fields.Dict(), metadata={"description": "offers not replaced by newer ones (spec's Offer; "
+                                                                 "status and is_available as of the request)"})
     contract = fields.Nested(CustomerContractSchema, allow_none=True, metadata={"description": "latest contract"})
     signature = fields.Nested(SignatureSchema, allow_none=True)
     disbursement = fields.Nested(DisbursementSchema, allow_none=True)
@@ -113,7 +115,7 @@ class MessageSendSchema(Schema):
     purpose = fields.String()
     recipient = fields.String()
     sent_at = fields.String(metadata=ISO)
-    delivery_status = fields.String(metadata={"enum": ["QUEUED", "SENT", "FAILED"]})
+    delivery_status = fields.String(metadata={"enum": [status.value for status in MessageDeliveryStatus]})
     provider_message_id = fields.String(allow_none=True)
     error = fields.String(allow_none=True)
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
-from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, REJECTED
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import offer_body
+from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.products import product_ref
 from models.services.credit.wire import money_text, number
 from models.settings import current
@@ -37,7 +37,7 @@ def acknowledgement(analysis) -> dict:
     body = acknowledgement_body(proposal_id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
                                 status_url(proposal_id), "Credit analysis in progress; poll status_url every 2 "
                                 "seconds or wait for the status webhook")
-    if analysis.outcome == AWAITING_RETRY:
+    if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
         body.update(status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", retry_at=isoformat_z(analysis.retry_at),
                     message="The payroll system failed; an automatic retry is scheduled at retry_at")
     return body
@@ -45,10 +45,11 @@ def acknowledgement(analysis) -> dict:
 
 def _approved(result: FinishedAnalysis) -> dict:
     proposal, analysis = result.proposal, result.analysis
+    selected = proposal.selected_offer_id
     body = {"message": "Credit analysis approved with offers", "proposal_id": proposal.id,
-            "status": proposal.status, "approved": True, "offer": offer_body(result.offer)}
+            "status": proposal.status, "approved": True, "offer": offer_body(result.offer, selected_offer_id=selected)}
     if result.insurance_enabled:
-        body.update(insuredOffer=offer_body(result.insured_offer), product=product_ref(False),
+        body.update(insuredOffer=offer_body(result.insured_offer, selected_offer_id=selected), product=product_ref(False),
                     insuredProduct=product_ref(True))
     body.update(available_margin=money_text(analysis.available_margin), maxLoanAmount=number(analysis.max_loan_amount),
                 maxInstallments=analysis.max_installments, maxMonthlyPayment=money_text(analysis.max_monthly_payment),
@@ -77,11 +78,11 @@ def _failed(proposal, analysis) -> dict:
 def result_body(result: FinishedAnalysis) -> dict:
     """200/201 body of a finished analysis (approved, rejected or technical failure)."""
     proposal, analysis = result.proposal, result.analysis
-    if analysis.outcome == APPROVED:
+    if analysis.outcome == AnalysisOutcome.APPROVED:
         return _approved(result)
-    if analysis.outcome == REJECTED:
+    if analysis.outcome == AnalysisOutcome.REJECTED:
         return _rejected(proposal, analysis)
-    assert analysis.outcome == FAILED
+    assert analysis.outcome == AnalysisOutcome.FAILED
     return _failed(proposal, analysis)
 
 
@@ -89,7 +90,7 @@ def retry_body(result: FinishedAnalysis) -> dict:
     """200 body of the synchronous retry: available_margin is a number here (spec)."""
     body = result_body(result)
     analysis = result.analysis
-    if analysis.outcome == APPROVED:
+    if analysis.outcome == AnalysisOutcome.APPROVED:
         body = {k: v for k, v in body.items() if k not in ("product", "insuredProduct", "maxMonthlyPayment",
                                                            "minMonthlyPayment")}
         body["available_margin"] = number(analysis.available_margin)

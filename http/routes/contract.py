@@ -2,8 +2,9 @@
 import flask_smorest
 from flask import jsonify, send_file
 
+from models.domain.lifecycles import ContractStatus
+from models.domain.statuses import CONTRACT_QUERY_TERMINAL
 from httpapi.presenters import contract as contract_views
-from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
 from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
 from models.settings import current
@@ -15,7 +16,7 @@ from ..auth import current_origin
 from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("contract", __name__, description="Contract generation and digital signature")
-IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
+IN_PROGRESS = ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
 TERMINAL = {status.value for status in CONTRACT_QUERY_TERMINAL}
 
 
@@ -30,11 +31,13 @@ def _start(proposal_id: str, body: dict, wait: bool):
     contract = contracts.await_generation(contract.id, current().contract.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
         return _reply(contract_views.acknowledgement(contract), 202)
-    if contract.status == "FAILED":
+    if contract.status == ContractStatus.FAILED:
         raise ApiError(503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED")
     return _reply(contract_views.contract_data(contract), 201)
 
 
+_400 = ("Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); "
+        "details.field selected_offer_id")
 _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
 
 
@@ -43,6 +46,7 @@ _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREAD
 @blp.arguments(AsyncQuery, location="query")
 @blp.response(201, ContractDataSchema)
 @blp.alt_response(202, schema=Acknowledgement, description="Still generating (or ?async=true)")
+@blp.alt_response(400, schema=ErrorSchema, description=_400)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate(body, query, proposal_id):
@@ -53,6 +57,7 @@ def generate(body, query, proposal_id):
 @blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"])
 @blp.arguments(ContractRequestSchema)
 @blp.response(202, Acknowledgement)
+@blp.alt_response(400, schema=ErrorSchema, description=_400)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(409, schema=ErrorSchema, description=_409)
 def generate_async(body, proposal_id):

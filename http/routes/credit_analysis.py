@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import flask_smorest
 
-from models.services.credit.analysis import FINISHED, ConsentData, RetryRefusal, retry, start_analysis
 from models.services.credit.analysis_reads import analysis_of, await_analysis, finished_analysis
+
+from models.domain.lifecycles import FINISHED_OUTCOMES, AnalysisOutcome
+from models.services.credit.analysis import ConsentData, RetryRefusal, retry, start_analysis
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
@@ -30,9 +32,10 @@ def _answer(analysis, *, wait: float | None, created: int = 201):
     acknowledgement."""
     if wait:
         analysis = await_analysis(analysis.id, wait)
-    if analysis.outcome not in FINISHED:
+    if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(analysis), 202)
-    return reply(result_body(finished_analysis(analysis)), created if analysis.outcome == "APPROVED" else 200)
+    return reply(result_body(finished_analysis(analysis)),
+                 created if analysis.outcome == AnalysisOutcome.APPROVED else 200)
 
 
 @blp.route(BASE, methods=["POST"])
@@ -78,7 +81,7 @@ def _retry(proposal_id: str, *, sync: bool):
     if not sync:
         return reply(acknowledgement(outcome), 202)
     analysis = await_analysis(outcome.id, float(current().credit.retry_wait_seconds))
-    if analysis.outcome not in FINISHED:
+    if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(analysis), 202)
     return reply(retry_body(finished_analysis(analysis)), 200)
 

@@ -2,7 +2,7 @@
 
 Decision: a CPF the origin knows nothing about is not an error: contracts answer 200 with
 ``total`` 0 and an empty list (spec), the summary answers 200 with nulls and an empty list,
-available-loan-amount answers 204 (spec). Only a malformed CPF is refused (400).
+available-loan-amount answers 204 (spec). Only an invalid CPF (malformed or wrong check digits) is refused (400).
 """
 from flask import Response
 from flask_smorest import Blueprint
@@ -20,7 +20,7 @@ PREFIX = "/customers"
 
 @blp.route("/<cpf>/contracts", methods=["GET"])
 @blp.response(200, CustomerContractsSchema)
-@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits only)")
+@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits with valid check digits)")
 def contracts(cpf):
     """Every contract of the CPF at the token's origin, of every status."""
     items = customer_queries.customer_contracts(valid_cpf(cpf), current_origin())
@@ -30,7 +30,7 @@ def contracts(cpf):
 @blp.route("/<cpf>/available-loan-amount", methods=["GET"])
 @blp.response(200, AvailableLoanAmountSchema)
 @blp.alt_response(204, description="no approved credit analysis for the CPF (empty body)")
-@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits only)")
+@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits with valid check digits)")
 def available_loan_amount(cpf):
     """Limit of the last approved analysis minus contracts disbursed since, across origins."""
     available = customer_queries.available_loan_amount(valid_cpf(cpf), current_origin())
@@ -42,7 +42,7 @@ def available_loan_amount(cpf):
 
 @blp.route("/<cpf>/summary", methods=["GET"])
 @blp.response(200, CustomerSummarySchema)
-@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits only)")
+@blp.alt_response(400, schema=ErrorSchema, description="invalid CPF (11 digits with valid check digits)")
 def summary(cpf):
     """Email of the latest proposal, available loan amount and contracts of the CPF."""
     return customer_queries.customer_summary(valid_cpf(cpf), current_origin())

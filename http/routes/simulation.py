@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models.domain.lifecycles import SimulationStatus
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.simulation import BY_INSTALLMENTS, await_simulation, request_simulation, simulation_offers
@@ -28,13 +29,14 @@ def simulate(body, proposal_id):
     requested = request_simulation(current_origin(), proposal_id, installments=body.get("installments"),
                                    loan_amount=body.get("loan_amount"), insured=bool(body["insured"]))
     simulation = await_simulation(requested.id, float(current().credit.simulation_wait_seconds))
-    if simulation.status == "PENDING":
+    if simulation.status == SimulationStatus.PENDING:
         raise ApiError(503, "The simulation is taking longer than expected; try again shortly",
                        error_code="SIMULATION_TIMEOUT")
-    if simulation.status == "FAILED":
+    if simulation.status == SimulationStatus.FAILED:
         error = simulation.error
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
-    offers = [offer_body(row) for row in simulation_offers(simulation)]
+    # Offers a simulation has just stored are never the proposal's selected one.
+    offers = [offer_body(row, selected_offer_id=None) for row in simulation_offers(simulation)]
     product = product_ref(simulation.insured)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
     return reply({"simulation_mode": simulation.mode, "proposal_id": simulation.proposal_id,

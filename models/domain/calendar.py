@@ -14,7 +14,8 @@ Decisions on open points:
 * Retry window: open while ``now <= failed_at + 96 h`` (the exact 96 h instant
   is still inside).
 * Promotional re-analysis: allowed from exactly 20 h after the offer.
-* SMS token / offer: valid while ``now < expiry``; expired at the instant.
+* SMS token: valid while ``now < expiry``; expired at the instant (offers
+  follow the same edge, see ``offer_availability``).
 * First due date: registered on or before ``cutoff_day`` of month M → payroll
   of M+1, otherwise M+2 (the note's cycle); due on ``due_day`` (default 5,
   clamped to month end) of that payroll month.
@@ -32,7 +33,6 @@ from models.domain.clock import SAO_PAULO, to_local, to_utc
 _BANK_CLOSED_OPTIONAL = ("Carnival", "Corpus Christi")
 SIGNATURE_CUTOFF = time(21, 0)
 SMS_TOKEN_TTL = timedelta(minutes=5)
-OFFER_VALIDITY = timedelta(days=7)
 RETRY_WINDOW = timedelta(hours=96)
 PROMOTIONAL_MIN_AGE = timedelta(hours=20)
 MAINTENANCE_START = (20, time(22, 0))
@@ -110,16 +110,6 @@ def sms_token_expiry(sent_at: datetime) -> datetime:
 def sms_token_valid(sent_at: datetime, now: datetime) -> bool:
     """True strictly before the 5-minute expiry."""
     return to_utc(now) < sms_token_expiry(sent_at)
-
-
-def offer_expiry(created_at: datetime, validity_days: int = 7) -> datetime:
-    """Instant an offer stops being selectable (created + 7 days by default)."""
-    return to_utc(created_at) + timedelta(days=validity_days)
-
-
-def offer_expired(created_at: datetime, now: datetime, validity_days: int = 7) -> bool:
-    """True from the expiry instant on."""
-    return to_utc(now) >= offer_expiry(created_at, validity_days)
 
 
 def retry_window_open(failed_at: datetime, now: datetime) -> bool:

@@ -36,7 +36,11 @@ class DomainError(Exception):
 
 
 class InvalidTransition(DomainError):
-    """A trigger is not allowed from the proposal's current status (409 by default)."""
+    """A trigger is not allowed from the proposal's current status (409 by default).
+
+    ``details`` name the current status and, unless ``trigger_in_details`` is false (a route
+    whose documented body does not), the trigger; both stay available as attributes.
+    """
 
     default_http_status = 409
 
@@ -49,10 +53,11 @@ class InvalidTransition(DomainError):
         error_code: str | None = None,
         details: dict[str, Any] | None = None,
         http_status: int | None = None,
+        trigger_in_details: bool = True,
     ) -> None:
         merged = {
             "currentStatus": _plain(current_status),
-            "trigger": _plain(trigger),
+            **({"trigger": _plain(trigger)} if trigger_in_details else {}),
             **(details or {}),
         }
         super().__init__(message, error_code=error_code, details=merged, http_status=http_status)

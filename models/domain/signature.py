@@ -23,6 +23,10 @@ class SignatureStatus(str, Enum):
         return self.value
 
 
+# The signing process is still open: the customer may sign, or the deadline may expire it.
+OPEN_SIGNATURE_STATUSES = frozenset({SignatureStatus.PENDING, SignatureStatus.IN_PROGRESS})
+
+
 def signature_valid(
     process_result: str | None,
     authentication_result: str | None,

@@ -35,6 +35,7 @@ from models.domain.statuses import (
     ACTIVE_STATUSES,
     ASYNC_PROCESSING_STATUSES,
     CONTRACT_IN_FORCE_STATUSES,
+    CONTRACT_PENDING_SIGNATURE,
     Status,
 )
 
@@ -99,7 +100,7 @@ def _first(proposals: Iterable[ProposalSnapshot],
 def _holds_generated_contract(proposal: ProposalSnapshot) -> bool:
     # A live proposal whose contract PDF exists counts even if a watchdog
     # moved it back to BANK_DATA_SUBMITTED: the document is still valid.
-    if proposal.status in (Status.CONTRACT_GENERATED, Status.AWAITING_SIGNATURE):
+    if proposal.status in CONTRACT_PENDING_SIGNATURE:
         return True
     return proposal.has_generated_contract and proposal.status in ACTIVE_STATUSES
 

@@ -25,7 +25,10 @@ Open points of the spec, decided by the lead (why in brackets):
 * Into ERROR: ENDORSEMENT_DEFERRED from SIGNED/ANALYSIS_APPROVED (payroll
   maintenance window); ERROR can still become DISBURSED or DISBURSEMENT_FAILED.
 * Refusals answer 409 except CANCEL, SUBMIT_BANK_DATA and RETRY_ANALYSIS,
-  which answer 400 [spec "Other documented errors" for those routes].
+  which answer 400 [spec "Other documented errors" for those routes]. A
+  refusal's details name the current status and the trigger; CANCEL's name
+  the current and the required statuses instead, in its own message [the
+  cancel route's documented body].
 * START_CONTRACT from ERROR answers SIGNED_CONTRACT_EXISTS [a signed contract
   awaits endorsement]. CONTRACT_ACTIVE of the contract route concerns another
   proposal of the CPF and is decided outside this machine.
@@ -41,7 +44,10 @@ from enum import Enum
 from typing import Any
 
 from models.domain.errors import InvalidTransition
-from models.domain.statuses import FINAL_STATUSES, SIGNED_FAMILY, Status
+from models.domain.statuses import (
+    ANALYSIS_RUNNING_STATUSES, CONTRACT_PENDING_SIGNATURE, FINAL_STATUSES, OFFERS_READY_STATUSES,
+    PRE_CONTRACT_STATUSES, SIGNED_FAMILY, SIGNED_UNSETTLED_STATUSES, Status,
+)
 
 S = Status
 GENERIC_CODE = "INVALID_STATUS_TRANSITION"
@@ -93,9 +99,9 @@ def _always(code: str | None) -> ErrorChooser:
 
 
 def _analysis_error(current: Status | None) -> str | None:
-    if current in (S.CREDIT_ANALYSIS_IN_PROGRESS, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY):
+    if current in ANALYSIS_RUNNING_STATUSES:
         return None
-    if current in (S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED):
+    if current in OFFERS_READY_STATUSES:
         return "CREDIT_ANALYSIS_ALREADY_COMPLETED"
     return "INVALID_STATUS_FOR_CREDIT_ANALYSIS"
 
@@ -107,9 +113,9 @@ def _offer_error(current: Status | None) -> str:
 def _contract_error(current: Status | None) -> str:
     if current is S.CONTRACT_GENERATION_IN_PROGRESS:
         return "CONTRACT_GENERATION_IN_PROGRESS"
-    if current in (S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE):
+    if current in CONTRACT_PENDING_SIGNATURE:
         return "CONTRACT_ALREADY_GENERATED"
-    if current in (S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR):
+    if current in SIGNED_UNSETTLED_STATUSES:
         return "SIGNED_CONTRACT_EXISTS"
     if current in (S.DISBURSED, S.DISBURSEMENT_FAILED, S.CANCELLED_BY_USER) or current in FINAL_STATUSES:
         return "PROPOSAL_FINALIZED"
@@ -127,6 +133,9 @@ class Rule:
     guarded_sources: frozenset = frozenset()
     error_code: ErrorChooser = field(default=_always(GENERIC_CODE))
     refusal_http_status: int = 409
+    # When set, a refusal says this (``{current}``, ``{required}`` filled in) and its details name
+    # the required statuses rather than the trigger.
+    refusal_message: str | None = None
 
     def allows(self, current: Status | None, guards: dict) -> bool:
         """True when ``current`` may take this trigger under ``guards``."""
@@ -134,12 +143,16 @@ class Rule:
             return True
         return current in self.guarded_sources and bool(guards.get(self.guard_name or ""))
 
+    @property
+    def required_status(self) -> str:
+        """The unguarded sources in the spec's order, as a refusal states them ("A or B")."""
+        return " or ".join(status.value for status in Status if status in self.sources)
+
 
 def _rule(sources: Iterable[Status | None], target: Status, **kwargs: Any) -> Rule:
     return Rule(frozenset(sources), target, **kwargs)
 
 
-_PRE_CONTRACT = (S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED, S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED)
 T = Trigger
 
 TRANSITIONS: dict[Trigger, Rule] = {
@@ -151,7 +164,7 @@ TRANSITIONS: dict[Trigger, Rule] = {
         S.CREDIT_ANALYSIS_IN_PROGRESS,
         guard="from offers only as promotional re-analysis (offer >= 20 h old, eligible)",
         guard_name="promotional_eligible",
-        guarded_sources=frozenset({S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED}),
+        guarded_sources=OFFERS_READY_STATUSES,
         error_code=_analysis_error,
     ),
     T.CREDIT_CHECK_DONE: _rule({S.CREDIT_ANALYSIS_IN_PROGRESS}, S.CREDIT_CHECK_COMPLETED, guard="analysis approved"),
@@ -167,7 +180,8 @@ TRANSITIONS: dict[Trigger, Rule] = {
         guard="retryable failure, within 96 h, consent saved",
         error_code=_always("ANALYSIS_NOT_RETRYABLE"), refusal_http_status=400,
     ),
-    T.SELECT_OFFER: _rule(_PRE_CONTRACT, S.OFFER_SELECTED, guard="offer belongs to the proposal", error_code=_offer_error),
+    T.SELECT_OFFER: _rule(PRE_CONTRACT_STATUSES, S.OFFER_SELECTED, guard="offer belongs to the proposal",
+                          error_code=_offer_error),
     T.PRE_ACCEPT: _rule({S.OFFER_SELECTED}, S.PRE_ACCEPTED, guard="offer still valid", error_code=_offer_error),
     T.SUBMIT_BANK_DATA: _rule(
         {S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}, S.BANK_DATA_SUBMITTED, guard="data valid, Pix key confirmed",
@@ -181,14 +195,15 @@ TRANSITIONS: dict[Trigger, Rule] = {
     T.SIGNATURE_STARTED: _rule({S.CONTRACT_GENERATED}, S.AWAITING_SIGNATURE, guard="signing process created"),
     T.SIGNATURE_OK: _rule({S.AWAITING_SIGNATURE}, S.SIGNED, guard="all four signature checks pass"),
     T.SIGNATURE_INVALID: _rule({S.AWAITING_SIGNATURE}, S.SIGNATURE_FAILED, guard="any signature check fails"),
-    T.SIGNATURE_EXPIRED: _rule({S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE}, S.EXPIRED, guard="signature deadline passed"),
+    T.SIGNATURE_EXPIRED: _rule(CONTRACT_PENDING_SIGNATURE, S.EXPIRED, guard="signature deadline passed"),
     T.PROPOSAL_EXPIRED: _rule(
-        {S.CREATED, S.TOKEN_SENT, S.TOKEN_VALIDATED, *_PRE_CONTRACT, S.CREDIT_ANALYSIS_FAILED},
+        {S.CREATED, S.TOKEN_SENT, S.TOKEN_VALIDATED, *PRE_CONTRACT_STATUSES, S.CREDIT_ANALYSIS_FAILED},
         S.EXPIRED, guard="offer validity or 96 h retry window lapsed",
     ),
     T.CANCEL: _rule(
-        {S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE}, S.CANCELED, guard="before disbursement",
+        CONTRACT_PENDING_SIGNATURE, S.CANCELED, guard="before disbursement",
         error_code=_always("INVALID_STATUS_FOR_CANCEL"), refusal_http_status=400,
+        refusal_message="Proposal in status {current} cannot be canceled; allowed only in {required}",
     ),
     T.FRAUD_REVIEW: _rule({S.SIGNED}, S.PENDING_ANALYSIS, guard="high value or attention required"),
     T.FRAUD_APPROVED: _rule({S.PENDING_ANALYSIS}, S.ANALYSIS_APPROVED, guard="fraud analysis approved"),
@@ -198,6 +213,10 @@ TRANSITIONS: dict[Trigger, Rule] = {
     T.DISBURSEMENT_FAILS: _rule({S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}, S.DISBURSEMENT_FAILED, guard="payment failed"),
     T.CUSTOMER_WITHDRAWAL: _rule({S.DISBURSED}, S.CANCELLED_BY_USER, guard="customer cancellation after disbursement"),
 }
+
+# Signed and not yet paid: the contract is endorsed and paid from these (ERROR once the payroll
+# maintenance window is over), so endorsement and payment both proceed only from them.
+DISBURSABLE_STATUSES: frozenset = TRANSITIONS[T.DISBURSE].sources
 
 _MESSAGES = {
     None: "Credit analysis already in progress; wait about 30 seconds and poll the result.",
@@ -220,6 +239,12 @@ def next_status(current: Status | None, trigger: Trigger, **guards: object) -> S
         return rule.target
     code = rule.error_code(current)
     name = current.value if current is not None else "none"
+    if rule.refusal_message is not None:
+        raise InvalidTransition(
+            rule.refusal_message.format(current=name, required=rule.required_status),
+            current_status=current, trigger=Trigger(trigger), error_code=code, http_status=rule.refusal_http_status,
+            details={"requiredStatus": rule.required_status}, trigger_in_details=False,
+        )
     message = _MESSAGES.get(code) if code in _MESSAGES else None
     raise InvalidTransition(
         message or f"Trigger {trigger.value} is not allowed from status {name}.",

@@ -7,8 +7,21 @@ Families (decided here, used by the state machine and the start decision):
   the spec says it "needs operational handling", which happens outside the
   automated flow.
 * ``SIGNED_FAMILY``: the proposal has (or had) a validly signed contract.
+* ``SIGNED_UNSETTLED_STATUSES``: signed, not reproved, and the money has not
+  moved yet (fraud analysis, endorsement or payment ahead). Another proposal
+  of the CPF in one of them blocks a new contract (CONTRACT_ACTIVE), and the
+  proposal itself answers SIGNED_CONTRACT_EXISTS to POST contract.
 * ``CONTRACT_IN_FORCE_STATUSES``: a signed contract that still binds the
-  customer; this is the spec's "SIGNED/DISBURSED contract" for re-contracting.
+  customer (the unsettled ones plus DISBURSED); this is the spec's
+  "SIGNED/DISBURSED contract" for re-contracting.
+* ``OFFERS_READY_STATUSES``: the analysis produced offers and none is chosen
+  yet; a new analysis from here is only the promotional re-analysis.
+* ``PRE_CONTRACT_STATUSES``: offers exist and no contract was generated: an
+  offer may be (re)selected and offers simulated.
+* ``CONTRACT_PENDING_SIGNATURE``: a generated contract waits for the
+  customer's signature (it may still be canceled or expire).
+* ``ANALYSIS_RUNNING_STATUSES``: a credit analysis is under way (including
+  the wait for an automatic payroll retry).
 * ``ACTIVE_STATUSES``: everything neither final, nor signed, nor a report-only
   value; such a proposal is returned again by POST /proposals/start.
 * PIX_KEY_CPF_MISMATCH and PIX_KEY_NOT_CONFIRMED are only reported in the
@@ -125,13 +138,21 @@ SIGNED_FAMILY = frozenset(
     {S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.ERROR, S.DISBURSEMENT_FAILED, S.DISBURSED, S.CANCELLED_BY_USER}
 )
 
-CONTRACT_IN_FORCE_STATUSES = frozenset({S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR, S.DISBURSED})
+SIGNED_UNSETTLED_STATUSES = frozenset({S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR})
+
+CONTRACT_IN_FORCE_STATUSES = SIGNED_UNSETTLED_STATUSES | {S.DISBURSED}
+
+OFFERS_READY_STATUSES = frozenset({S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED})
+
+PRE_CONTRACT_STATUSES = OFFERS_READY_STATUSES | {S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}
+
+CONTRACT_PENDING_SIGNATURE = frozenset({S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE})
+
+ANALYSIS_RUNNING_STATUSES = frozenset({S.CREDIT_ANALYSIS_IN_PROGRESS, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY})
 
 ACTIVE_STATUSES = frozenset(set(Status) - FINAL_STATUSES - SIGNED_FAMILY - REPORT_ONLY_STATUSES)
 
-ASYNC_PROCESSING_STATUSES = frozenset(
-    {S.CREDIT_ANALYSIS_IN_PROGRESS, S.CONTRACT_GENERATION_IN_PROGRESS, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY}
-)
+ASYNC_PROCESSING_STATUSES = ANALYSIS_RUNNING_STATUSES | {S.CONTRACT_GENERATION_IN_PROGRESS}
 
 # Spec, POST banking-data: "Statuses that block this route".
 BANKING_DATA_BLOCKED = frozenset(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
 from uuid import uuid4
@@ -27,6 +27,7 @@ from models.domain.loan.price import annual_rate, present_value, price_installme
 from models.domain.loan.pricing import AnalysisResult, Pricing, amount_cap, max_term, rate_for
 from models.domain.loan.quote_solver import TermMath, term_math
 from models.domain.money import CENT, ZERO, floor_cents, percent, to_cents
+from models.domain.offer_availability import OfferStatus, offer_expiry
 
 _MAX_TRIMS = 500
 HALF_CENT = Decimal("0.005")
@@ -152,7 +153,7 @@ def offer_dict(
         "proposal_id": proposal_id,
         "offer_type": "INSURED" if ctx.insured else "STANDARD",
         "kind": "insured" if ctx.insured else "standard",
-        "status": "ACTIVE",
+        "status": OfferStatus.ACTIVE,
         "description": f"{label} payroll loan: R$ {quote.net_amount} in {n}x of R$ {quote.installment_amount}",
         "principal_amount": quote.net_amount,
         "interest_rate": percent(ctx.rate),
@@ -165,7 +166,7 @@ def offer_dict(
         "insurance_amount": quote.insurance_amount,
         "first_due_date": quote.schedule[0].due_date.isoformat(),
         "final_due_date": quote.schedule[-1].due_date.isoformat(),
-        "expires_at": isoformat_z(now + timedelta(days=ctx.pricing.offer_validity_days)),
+        "expires_at": isoformat_z(offer_expiry(now, ctx.pricing.offer_validity_days)),
         "calculation_details": {
             "monthly_rate": ctx.rate,
             "financed_amount": quote.financed_amount,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from models.domain.credit_limit import granted_limit
 from models.domain.loan.iof import IofRates
 
 # Terms offered when simulating by amount (spec: "term options").
@@ -55,9 +56,7 @@ def max_term(result: AnalysisResult, pricing: Pricing) -> int:
 
 
 def amount_cap(result: AnalysisResult, pricing: Pricing) -> Decimal:
-    """Largest net amount: product maximum and the analysis limit (promotional when granted)."""
-    limit = result.pod_limit_max
-    if result.promotional and result.promotional_pod_limit_max is not None:
-        limit = result.promotional_pod_limit_max
-    caps = [Decimal(pricing.max_amount)] + ([Decimal(limit)] if limit is not None else [])
+    """Largest net amount: product maximum and the analysis's granted limit (promotional when granted)."""
+    limit = granted_limit(result.pod_limit_max, result.promotional_pod_limit_max, result.promotional)
+    caps = [Decimal(pricing.max_amount)] + ([limit] if limit is not None else [])
     return min(caps)

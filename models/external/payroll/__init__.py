@@ -1,12 +1,10 @@
-"""Payroll system: margin queries, unavailable during the monthly maintenance window."""
+"""Payroll system: margin queries (the callers keep away during its monthly maintenance window)."""
 from __future__ import annotations
 
-from models.domain.clock import now
 from models.external.payroll.port import MarginResult, PayrollPort, PayrollUnavailable
-from models.services.disbursement.payroll_window import maintenance_window_end
 from models.settings import current
 
-__all__ = ["MarginResult", "PayrollPort", "PayrollUnavailable", "get_payroll", "query_margin"]
+__all__ = ["MarginResult", "PayrollPort", "PayrollUnavailable", "get_payroll"]
 
 
 def get_payroll() -> PayrollPort:
@@ -19,13 +17,3 @@ def get_payroll() -> PayrollPort:
     from models.external.payroll.sandbox import SandboxPayroll
 
     return SandboxPayroll()
-
-
-def query_margin(cpf: str, *, attempt: int = 1) -> MarginResult:
-    """Margin of ``cpf``; inside the maintenance window (20th 22:00 to 23rd 06:00, local) the
-    system is not called and the failure schedules an automatic retry at the window's end."""
-    window_end = maintenance_window_end(now())
-    if window_end is not None:
-        raise PayrollUnavailable("payroll system in its monthly maintenance window", auto_retry=True,
-                                 retry_at=window_end)
-    return get_payroll().query_margin(cpf, attempt=attempt)

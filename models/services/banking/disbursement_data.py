@@ -7,7 +7,8 @@ from models.db.banking import BankDataSubmission
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import ValidationFailed
-from models.domain.status_machine import Trigger, can
+from models.domain.lifecycles import BankDataSubmissionState
+from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
 from models.external.pix_directory import NOT_FOUND, PixKeyInfo
 from models.services.banking import banks
@@ -39,7 +40,7 @@ def ensure_status_allows(proposal: Proposal) -> None:
         raise ValidationFailed(f"Proposal status {proposal.status} does not allow update of banking data",
                                error_code="INVALID_STATUS_FOR_BANKING_DATA",
                                details={"currentStatus": proposal.status,
-                                        "requiredStatus": f"{Status.PRE_ACCEPTED.value} or {Status.BANK_DATA_SUBMITTED.value}"})
+                                        "requiredStatus": TRANSITIONS[Trigger.SUBMIT_BANK_DATA].required_status})
 
 
 def pix_verdict(info: PixKeyInfo, cpf: str) -> Verdict:
@@ -89,10 +90,11 @@ def submission_key(submission_id: str) -> str:
 
 def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
     """Store the verdict if the request still waits (PENDING -> DONE); False when it gave up."""
-    claimed = (BankDataSubmission.update(state="DONE", http_status=verdict.http_status, ok=verdict.ok,
-                                         result_status=verdict.result_status, error_code=verdict.error_code,
-                                         message=verdict.message, finished_at=now())
-               .where(BankDataSubmission.id == submission.id, BankDataSubmission.state == "PENDING")
+    claimed = (BankDataSubmission.update(state=BankDataSubmissionState.DONE, http_status=verdict.http_status,
+                                         ok=verdict.ok, result_status=verdict.result_status,
+                                         error_code=verdict.error_code, message=verdict.message, finished_at=now())
+               .where(BankDataSubmission.id == submission.id,
+                      BankDataSubmission.state == BankDataSubmissionState.PENDING)
                .execute())
     notify(submission_key(submission.id))
     return claimed == 1
@@ -100,6 +102,7 @@ def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
 
 def abandon(submission_id: str) -> bool:
     """The request stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
-    return (BankDataSubmission.update(state="ABANDONED", finished_at=now())
-            .where(BankDataSubmission.id == submission_id, BankDataSubmission.state == "PENDING")
+    return (BankDataSubmission.update(state=BankDataSubmissionState.ABANDONED, finished_at=now())
+            .where(BankDataSubmission.id == submission_id,
+                   BankDataSubmission.state == BankDataSubmissionState.PENDING)
             .execute()) == 1

@@ -10,6 +10,7 @@ import re
 import uuid
 from dataclasses import dataclass
 
+from models.domain.cpf import cpf_valid
 from models.domain.errors import ValidationFailed
 from models.services.banking.banks import AUTHORISED_BANKS, normalise_code
 
@@ -58,7 +59,7 @@ def _key_well_formed(key: str, key_type: str) -> bool:
         return bool(_EMAIL.match(key)) and len(key) <= 77
     if key_type == "PHONE":
         return bool(_PHONE.match(key))
-    return key.isdigit() and len(key) == 11
+    return cpf_valid(key)
 
 
 def parse_pix_key(data: dict) -> PixKey:

@@ -5,6 +5,7 @@ import logging
 
 from models.db.banking import BankDataSubmission
 from models.domain.errors import ValidationFailed
+from models.domain.lifecycles import BankDataSubmissionState
 from models.external.http_base import ExternalError
 from models.external.pix_directory import get_pix_directory
 from models.services.banking import disbursement_data as banking
@@ -27,7 +28,7 @@ def submit_pix_key(proposal, choice: PixKey) -> BankDataSubmission:
 def validate(submission_id: str) -> None:
     """Look the key up and store the verdict; save the data when confirmed and still wanted."""
     submission = BankDataSubmission.get_or_none(BankDataSubmission.id == submission_id)
-    if submission is None or submission.state != "PENDING":
+    if submission is None or submission.state != BankDataSubmissionState.PENDING:
         return  # redelivered, or the request already gave up
     choice = PixKey(submission.payload["key"], submission.payload["key_type"], submission.payload["use_pix_cpf"])
     cpf = submission.proposal.cpf

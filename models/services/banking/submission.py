@@ -3,6 +3,7 @@ instant-payment directory by the bank-validation actor first, and the request wa
 from __future__ import annotations
 
 from models.db.banking import BankDataSubmission
+from models.domain.lifecycles import BankDataSubmissionState
 from models.domain.errors import DomainError
 from models.domain.statuses import Status
 from models.services.banking import disbursement_data as banking
@@ -30,7 +31,7 @@ def submit_banking_data(origin: str, proposal_id: str, data: dict, *, wait_secon
 
 def _await_verdict(submission_id: str, wait_seconds: float) -> banking.Verdict:
     def decided() -> bool:
-        return BankDataSubmission.get_by_id(submission_id).state != "PENDING"
+        return BankDataSubmission.get_by_id(submission_id).state != BankDataSubmissionState.PENDING
 
     wakeups.wait_until(decided, wait_seconds)
     if banking.abandon(submission_id):

@@ -4,18 +4,17 @@ from __future__ import annotations
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.clock import now
-from models.domain.errors import DomainError, NotFound, ValidationFailed
+from models.domain.errors import DomainError, NotFound
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.services.contract.generation import expiry_key, latest_contract
+from models.domain.lifecycles import ContractStatus
 from models.services.platform import proposal_status as status
+from models.services.contract.generation import expiry_key, latest_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue
 from models.services.platform.actor_names import ActorName
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.locks import locked_proposal, locked_proposal_or_none
 from models.services.platform.unit_of_work import unit_of_work
-
-CANCELABLE = (Status.CONTRACT_GENERATED.value, Status.AWAITING_SIGNATURE.value)
 
 
 def cancel_proposal(origin: str, proposal_id: str) -> Proposal:
@@ -27,16 +26,15 @@ def cancel_proposal(origin: str, proposal_id: str) -> Proposal:
 
 
 def cancel(proposal: Proposal) -> None:
-    """CANCELED (inside unit_of_work); the funding application is cancelled afterwards, best effort."""
-    if proposal.status not in CANCELABLE:
-        raise ValidationFailed(f"Proposal in status {proposal.status} cannot be canceled; allowed only in "
-                               "CONTRACT_GENERATED or AWAITING_SIGNATURE", error_code="INVALID_STATUS_FOR_CANCEL",
-                               details={"currentStatus": proposal.status,
-                                        "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE"})
+    """CANCELED (inside unit_of_work); the funding application is cancelled afterwards, best effort.
+
+    Outside CONTRACT_GENERATED and AWAITING_SIGNATURE the state machine refuses with the route's
+    documented 400 (INVALID_STATUS_FOR_CANCEL, currentStatus and requiredStatus) before any write.
+    """
     contract = latest_contract(proposal.id)
     status.move(proposal, Trigger.CANCEL)
     if contract is not None:
-        Contract.update(status=Status.CANCELED.value, updated_at=now()).where(Contract.id == contract.id).execute()
+        Contract.update(status=ContractStatus.CANCELED, updated_at=now()).where(Contract.id == contract.id).execute()
         cancel_scheduled(expiry_key(contract.id))
         enqueue(ActorName.RELEASE_CONTRACT, contract.id)
 
@@ -81,5 +79,6 @@ def withdraw(proposal: Proposal, *, source: str, reason: str, contract: Contract
     """
     contract = contract or latest_contract(proposal.id)
     status.move(proposal, Trigger.CUSTOMER_WITHDRAWAL, source=source, details={"reason": reason})
-    Contract.update(status=Status.CANCELLED_BY_USER.value, updated_at=now()).where(Contract.id == contract.id).execute()
+    Contract.update(status=ContractStatus.CANCELLED_BY_USER,
+                    updated_at=now()).where(Contract.id == contract.id).execute()
     return Contract.get_by_id(contract.id)

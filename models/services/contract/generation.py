@@ -10,14 +10,18 @@ from models.db.proposals import Proposal, new_id
 from models.domain import calendar
 from models.domain.clock import now
 from models.domain.errors import InvalidTransition
+from models.domain.lifecycles import ContractStatus
+from models.domain.offer_availability import ensure_available
+from models.domain.signature import SignatureStatus
 from models.domain.status_machine import Trigger, next_status
-from models.domain.statuses import Status
+from models.domain.statuses import SIGNED_UNSETTLED_STATUSES, Status
 from models.external.esignature import Signer, get_esignature
 from models.external.funding import get_funding
 from models.services.contract import pdf as contract_pdf
+from models.services.credit.offers import availability
+from models.services.platform import proposal_status as status
 from models.services.contract.terms import build_terms
 from models.services.partners.ownership import owned_proposal
-from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
@@ -25,9 +29,12 @@ from models.settings import current
 from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
-IN_PROGRESS = Status.CONTRACT_GENERATION_IN_PROGRESS.value
-# Another proposal of the CPF holding a signed contract not yet settled blocks a new contract.
-SIGNED_IN_FLIGHT = (Status.SIGNED.value, Status.PENDING_ANALYSIS.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
+
+
+def _generating(contract: Contract, proposal: Proposal) -> bool:
+    """Both the contract and its proposal are still CONTRACT_GENERATION_IN_PROGRESS."""
+    return (contract.status == ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
+            and proposal.status == Status.CONTRACT_GENERATION_IN_PROGRESS)
 
 
 def watchdog_key(contract_id: str) -> str:
@@ -44,8 +51,9 @@ def latest_contract(proposal_id: str) -> Contract | None:
 
 
 def _ensure_no_active_contract(proposal: Proposal) -> None:
+    # Another proposal of the CPF holding a signed contract not yet settled blocks a new contract.
     other = (Proposal.select().where(Proposal.cpf == proposal.cpf, Proposal.id != proposal.id,
-                                     Proposal.status.in_(SIGNED_IN_FLIGHT)).first())
+                                     Proposal.status.in_(list(SIGNED_UNSETTLED_STATUSES))).first())
     if other is not None:
         raise InvalidTransition("The customer already has an active contract with a valid digital signature",
                                 current_status=Status(proposal.status), trigger=Trigger.START_CONTRACT,
@@ -63,18 +71,24 @@ def await_generation(contract_id: str, timeout: float | None) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
     seconds (None: at once, no wait)."""
     if timeout:
-        wakeups.wait_until(lambda: Contract.get_by_id(contract_id).status != IN_PROGRESS, timeout)
+        wakeups.wait_until(lambda: Contract.get_by_id(contract_id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
+                           timeout)
     return Contract.get_by_id(contract_id)
 
 
 def start(proposal: Proposal, redirect_url: str | None) -> Contract:
-    """Create the contract row and queue its generation (inside unit_of_work, the proposal locked)."""
+    """Create the contract row and queue its generation (inside unit_of_work, the proposal locked).
+
+    The selected offer must still be available (400 OFFER_EXPIRED or OFFER_NOT_AVAILABLE, like
+    pre-accept): a contract is never written on terms that lapsed.
+    """
     next_status(Status(proposal.status), Trigger.START_CONTRACT)  # the spec's 409 codes
     _ensure_no_active_contract(proposal)
     offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)
     if offer is None:
         raise InvalidTransition("The proposal has no selected offer", current_status=Status(proposal.status),
                                 trigger=Trigger.START_CONTRACT, error_code="INVALID_STATUS_FOR_CONTRACT")
+    ensure_available(availability(offer, proposal.selected_offer_id))
     payload = offer.payload
     contract = Contract.create(
         proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf,
@@ -96,7 +110,7 @@ def generate(contract_id: str) -> None:
     Provider calls are idempotent by contract id, so a redelivered message reuses their results.
     """
     contract = Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).first()
-    if contract is None or contract.status != IN_PROGRESS:
+    if contract is None or contract.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS:
         return
     proposal = contract.proposal  # loaded by the join
     generated_at = now()
@@ -118,12 +132,13 @@ def generate(contract_id: str) -> None:
                      "issuer_application_id": application.ccb_number,
                      "funding_application_id": application.application_id, "unico_process_id": process.process_id,
                      "user_redirect_url": process.user_redirect_url, "updated_at": now()}
-        if contract.status != IN_PROGRESS or proposal.status != IN_PROGRESS:  # the watchdog gave up first
+        if not _generating(contract, proposal):  # the watchdog gave up first
             Contract.update(**documents).where(Contract.id == contract_id).execute()
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
-        Contract.update(**documents, status=Status.CONTRACT_GENERATED.value, signature_id=new_id(),
-                        signature_status="PENDING", signature_expires_at=deadline).where(Contract.id == contract_id).execute()
+        Contract.update(**documents, status=ContractStatus.CONTRACT_GENERATED, signature_id=new_id(),
+                        signature_status=SignatureStatus.PENDING,
+                        signature_expires_at=deadline).where(Contract.id == contract_id).execute()
         Proposal.update(user_redirect_url=process.user_redirect_url).where(Proposal.id == proposal.id).execute()
         status.move(proposal, Trigger.CONTRACT_READY, source="actor")
         status.move(proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id})
@@ -138,8 +153,8 @@ def watchdog(contract_id: str) -> None:
         if contract is None:
             return
         proposal = locked_proposal(contract.proposal_id)
-        if Contract.get_by_id(contract_id).status != IN_PROGRESS or proposal.status != IN_PROGRESS:
+        if not _generating(Contract.get_by_id(contract_id), proposal):
             return
-        Contract.update(status="FAILED", updated_at=now()).where(Contract.id == contract_id).execute()
+        Contract.update(status=ContractStatus.FAILED, updated_at=now()).where(Contract.id == contract_id).execute()
         status.move(proposal, Trigger.CONTRACT_FAILED, source="scheduler",
                     details={"reason": "contract generation did not finish in time", "contract_id": contract_id})

@@ -10,6 +10,7 @@ import logging
 
 from models.db.contracts import Contract
 from models.domain.clock import now
+from models.domain.signature import SignatureStatus
 from models.external.esignature import get_esignature
 from models.external.funding import get_funding
 from models.external.http_base import ExternalError
@@ -22,7 +23,7 @@ def release(contract_id: str) -> None:
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None:
         return
-    if contract.unico_process_id and contract.signature_status != "SIGNED":
+    if contract.unico_process_id and contract.signature_status != SignatureStatus.SIGNED:
         try:
             get_esignature().cancel_process(contract.unico_process_id)
         except ExternalError as error:

@@ -5,8 +5,9 @@ from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain import calendar
 from models.domain.clock import now
-from models.domain.signature import SignatureStatus, signature_valid
-from models.domain.status_machine import Trigger
+from models.domain.lifecycles import ContractStatus
+from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus, signature_valid
+from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
 from models.services.contract.generation import expiry_key
 from models.services.platform import proposal_status as status
@@ -16,7 +17,6 @@ from models.services.platform.actor_names import ActorName
 
 STARTED = "PROCESS_STARTED"
 FINISHED = "PROCESS_FINISHED"
-OPEN = (SignatureStatus.PENDING.value, SignatureStatus.IN_PROGRESS.value)
 RESULT_FIELDS = ("process_result", "authentication_result", "liveness_result", "trust_result")
 
 
@@ -25,7 +25,7 @@ def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
     if proposal is None:
         return None
     contract = Contract.get(Contract.unico_process_id == process_id)  # read under the proposal's lock
-    if proposal.status != Status.AWAITING_SIGNATURE.value or contract.signature_status not in OPEN:
+    if proposal.status != Status.AWAITING_SIGNATURE.value or contract.signature_status not in OPEN_SIGNATURE_STATUSES:
         return None  # duplicate or late: the outcome is already decided
     return proposal, contract
 
@@ -38,21 +38,21 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
             return
         proposal, contract = found
         if event == STARTED:
-            Contract.update(signature_status=SignatureStatus.IN_PROGRESS.value, updated_at=now()).where(
-                Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING.value).execute()
+            Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
+                Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING).execute()
             return
         checks = {name: results.get(name) for name in RESULT_FIELDS}
         cancel_scheduled(expiry_key(contract.id))
         if signature_valid(**checks):
             signed_at = now()
-            Contract.update(status=Status.SIGNED.value, signature_status=SignatureStatus.SIGNED.value,
+            Contract.update(status=ContractStatus.SIGNED, signature_status=SignatureStatus.SIGNED,
                             signature_result=checks, signed_at=signed_at, issue_date=signed_at,
                             disbursement_date=calendar.disbursement_date(signed_at), updated_at=signed_at
                             ).where(Contract.id == contract.id).execute()
             status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
             enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
             return
-        Contract.update(status=Status.SIGNATURE_FAILED.value, signature_status=SignatureStatus.REJECTED.value,
+        Contract.update(status=ContractStatus.SIGNATURE_FAILED, signature_status=SignatureStatus.REJECTED,
                         signature_result=checks, updated_at=now()).where(Contract.id == contract.id).execute()
         status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
         enqueue(ActorName.RELEASE_CONTRACT, contract.id)
@@ -66,10 +66,10 @@ def expire(contract_id: str) -> None:
             return
         proposal = locked_proposal(contract.proposal_id)
         contract = Contract.get_by_id(contract_id)
-        waiting = proposal.status in (Status.CONTRACT_GENERATED.value, Status.AWAITING_SIGNATURE.value)
-        if not waiting or contract.signature_status not in OPEN or now() < contract.signature_expires_at:
+        unsigned = contract.signature_status in OPEN_SIGNATURE_STATUSES
+        if not can(proposal.status, Trigger.SIGNATURE_EXPIRED) or not unsigned or now() < contract.signature_expires_at:
             return
-        Contract.update(status=Status.EXPIRED.value, signature_status=SignatureStatus.EXPIRED.value,
+        Contract.update(status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED,
                         updated_at=now()).where(Contract.id == contract_id).execute()
         status.move(proposal, Trigger.SIGNATURE_EXPIRED, source="scheduler",
                     details={"deadline": contract.signature_expires_at.isoformat()})

@@ -11,32 +11,24 @@ from datetime import timedelta
 from models.db.analysis import CreditAnalysis
 from models.db.proposals import Consent, Proposal
 from models.domain import calendar
+from models.domain.analysis_rules import analysis_kind, promotional_eligible, retryable_failure
 from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.status_machine import Trigger
-from models.domain.statuses import Status
 from models.services.partners.ownership import owned_proposal
+from models.domain.lifecycles import AnalysisKind
+from models.domain.status_machine import TRANSITIONS
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
 from models.services.platform.actor_names import ActorName
 
-IN_PROGRESS, APPROVED, REJECTED, FAILED, AWAITING_RETRY = "IN_PROGRESS", "APPROVED", "REJECTED", "FAILED", "AWAITING_RETRY"
-FINISHED = (APPROVED, REJECTED, FAILED)
 
 
 def latest_analysis(proposal_id: str) -> CreditAnalysis | None:
     """The newest analysis of the proposal (attempt breaks ties of a frozen clock)."""
     return (CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id)
             .order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc()).first())
-
-
-def _promotional_eligible(proposal: Proposal, previous: CreditAnalysis | None) -> bool:
-    if proposal.status not in (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value):
-        return False
-    if previous is None or previous.outcome != APPROVED or previous.approved_at is None:
-        return False
-    return calendar.promotional_reanalysis_allowed(previous.approved_at, now())
 
 
 @dataclass(frozen=True)
@@ -53,8 +45,9 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
     analysis actor."""
     proposal = owned_proposal(origin, proposal_id)
     previous = latest_analysis(proposal.id)
-    promotional = _promotional_eligible(proposal, previous)
-    kind = "promotional" if promotional else ("reanalysis" if previous else "initial")
+    promotional = previous is not None and promotional_eligible(proposal.status, previous.outcome,
+                                                                previous.approved_at, now())
+    kind = analysis_kind(promotional=promotional, has_previous=previous is not None)
     with unit_of_work():
         move(proposal, Trigger.START_ANALYSIS, promotional_eligible=promotional, details={"kind": kind})
         row = Consent.create(proposal=proposal.id, ip=consent.ip, latitude=consent.latitude,
@@ -78,7 +71,8 @@ class RetryRefusal:
 
 
 def _retries(proposal_id: str):
-    return CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id, CreditAnalysis.kind == "retry")
+    return CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id,
+                                         CreditAnalysis.kind == AnalysisKind.RETRY)
 
 
 def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRefusal:
@@ -92,11 +86,11 @@ def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRef
         return RetryRefusal(f"A retry of this proposal was requested less than {settings.retry_dedup_seconds} "
                             "seconds ago; poll GET /proposals/{id}/credit-analysis for its result", proposal.status)
     failed = latest_analysis(proposal.id)
-    if proposal.status != Status.CREDIT_ANALYSIS_FAILED.value or failed is None or failed.outcome != FAILED \
-            or not failed.retryable:
+    if failed is None or not retryable_failure(proposal.status, failed.outcome, failed.retryable):
         raise ValidationFailed("Only a retryable technical failure of the payroll system or the credit engine "
                                "can be retried", error_code="ANALYSIS_NOT_RETRYABLE",
-                               details={"currentStatus": proposal.status, "requiredStatus": "CREDIT_ANALYSIS_FAILED"})
+                               details={"currentStatus": proposal.status,
+                                        "requiredStatus": TRANSITIONS[Trigger.RETRY_ANALYSIS].required_status})
     if _retries(proposal.id).count() >= settings.retry_limit:
         return RetryRefusal(f"The retry limit ({settings.retry_limit}) of this proposal has been reached; "
                             "start a new proposal or contact support", proposal.status)
@@ -108,8 +102,9 @@ def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRef
         raise ValidationFailed("The 96-hour retry window after the failure has expired",
                                error_code="RETRY_WINDOW_EXPIRED", details={"failed_at": failed.finished_at.isoformat()})
     with unit_of_work():
-        move(proposal, Trigger.RETRY_ANALYSIS, details={"kind": "retry"})
-        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind="retry",
+        move(proposal, Trigger.RETRY_ANALYSIS, details={"kind": AnalysisKind.RETRY})
+        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin,
+                                         kind=AnalysisKind.RETRY,
                                          mode=mode, consent_id=consent.id, started_at=now(), attempt=failed.attempt + 1)
         enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
     return analysis

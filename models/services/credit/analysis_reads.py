@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.partners import Partner
 from models.db.proposals import Proposal
-from models.services.credit.analysis import APPROVED, IN_PROGRESS, latest_analysis
+from models.domain.lifecycles import AnalysisOutcome
+from models.services.credit.analysis import latest_analysis
 from models.services.credit.offers import analysis_offers
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.wakeups import wakeups
@@ -21,7 +22,7 @@ def await_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
     """Hybrid wait: woken right after the actor commits; returns the analysis as it then stands."""
     def finished() -> bool:
         return CreditAnalysis.select(CreditAnalysis.outcome).where(
-            CreditAnalysis.id == analysis_id).scalar() != IN_PROGRESS
+            CreditAnalysis.id == analysis_id).scalar() != AnalysisOutcome.IN_PROGRESS
 
     wakeups.wait_until(finished, timeout)
     return CreditAnalysis.get_by_id(analysis_id)
@@ -42,7 +43,7 @@ class FinishedAnalysis:
 def finished_analysis(analysis: CreditAnalysis) -> FinishedAnalysis:
     """Everything the result body of a finished (approved, rejected or failed) analysis shows."""
     proposal = Proposal.get_by_id(analysis.proposal_id)
-    if analysis.outcome != APPROVED:
+    if analysis.outcome != AnalysisOutcome.APPROVED:
         return FinishedAnalysis(proposal, analysis)
     offer, insured_offer = analysis_offers(analysis)
     partner = Partner.get(Partner.code == proposal.origin)

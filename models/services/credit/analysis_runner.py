@@ -6,20 +6,22 @@ still IN_PROGRESS, so a redelivered message changes nothing (actors are idempote
 from __future__ import annotations
 
 import logging
-from datetime import date, timedelta
+from datetime import timedelta
 
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import BusinessRuleViolation
+from models.domain.lifecycles import AnalysisOutcome
 from models.domain.loan.offers import build_offers, credit_limits
 from models.domain.loan.pricing import AnalysisResult
+from models.domain.policies import age_allowed, payroll_window_end
 from models.domain.status_machine import Trigger
 from models.external.credit_engine import CreditEngineError, get_credit_engine
 from models.external.credit_engine.port import AGE_CRITERIA, NO_AVAILABLE_MARGIN, EngineDecision
-from models.external.payroll import PayrollUnavailable, query_margin
-from models.services.credit.analysis import APPROVED, AWAITING_RETRY, FAILED, IN_PROGRESS, REJECTED
+from models.external.payroll import PayrollUnavailable
+from models.external.payroll import MarginResult, get_payroll
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.platform.proposal_status import move
@@ -33,19 +35,24 @@ PAYROLL_UNAVAILABLE_CODE = "CRA-DTP-003"
 ENGINE_ERROR_CODE = "CRA-ENG-001"
 
 
-def age_on(birth_date: date, today: date) -> int:
-    """Whole years of age on ``today``."""
-    return today.year - birth_date.year - ((today.month, today.day) < (birth_date.month, birth_date.day))
-
-
 def _age_ok(proposal: Proposal) -> bool:
-    age = age_on(proposal.birth_date, now().date())
-    return current().credit.min_age <= age <= current().credit.max_age
+    policy = current().credit
+    return age_allowed(proposal.birth_date, now().date(), policy.min_age, policy.max_age)
+
+
+def _query_margin(cpf: str, attempt: int) -> MarginResult:
+    """The payroll margin; inside an enforced maintenance window the system is not called and the
+    failure schedules the automatic retry for the window's end."""
+    window_end = payroll_window_end(now(), enforced=current().payroll_window.enforced)
+    if window_end is not None:
+        raise PayrollUnavailable("payroll system in its monthly maintenance window", auto_retry=True,
+                                 retry_at=window_end)
+    return get_payroll().query_margin(cpf, attempt=attempt)
 
 
 def _claim(analysis_id: str) -> tuple[CreditAnalysis, Proposal] | None:
     analysis = CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id)
-    if analysis is None or analysis.outcome != IN_PROGRESS:
+    if analysis is None or analysis.outcome != AnalysisOutcome.IN_PROGRESS:
         return None
     return analysis, Proposal.get_by_id(analysis.proposal_id)
 
@@ -54,7 +61,8 @@ def _finish(analysis: CreditAnalysis, outcome: str, **fields) -> bool:
     """Write the outcome if nobody else did (inside the caller's unit of work)."""
     fields.setdefault("finished_at", now())
     updated = (CreditAnalysis.update(outcome=outcome, **fields)
-               .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == IN_PROGRESS).execute())
+               .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
+               .execute())
     return updated == 1
 
 
@@ -67,7 +75,7 @@ def run(analysis_id: str) -> None:
     if not _age_ok(proposal):
         return _reject(analysis, proposal, AGE_CRITERIA)
     try:
-        margin = query_margin(proposal.cpf, attempt=analysis.attempt)
+        margin = _query_margin(proposal.cpf, analysis.attempt)
     except PayrollUnavailable as failure:
         return _payroll_failed(analysis, proposal, failure)
     if margin.available_margin <= 0:
@@ -103,8 +111,9 @@ def _approve(analysis, proposal, margin, decision: EngineDecision) -> None:
         return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, available_margin=margin)
     limits = credit_limits(result, pricing(), stamp)
     with unit_of_work():
-        if not _finish(analysis, APPROVED, available_margin=margin, max_loan_amount=limits["maxLoanAmount"],
-                       max_installments=limits["maxInstallments"], max_monthly_payment=limits["maxMonthlyPayment"],
+        if not _finish(analysis, AnalysisOutcome.APPROVED, available_margin=margin,
+                       max_loan_amount=limits["maxLoanAmount"], max_installments=limits["maxInstallments"],
+                       max_monthly_payment=limits["maxMonthlyPayment"],
                        min_monthly_payment=limits["minMonthlyPayment"], monthly_rate=result.monthly_rate,
                        pod_limit_max=decision.pod_limit_max, promotional_pod_limit_max=decision.promotional_pod_limit_max,
                        engine_result={"score": decision.score, "max_installments": decision.max_installments},
@@ -117,7 +126,7 @@ def _approve(analysis, proposal, margin, decision: EngineDecision) -> None:
 
 def _reject(analysis, proposal, reason: str, available_margin=None) -> None:
     with unit_of_work():
-        if not _finish(analysis, REJECTED, rejection_reason=reason, available_margin=available_margin):
+        if not _finish(analysis, AnalysisOutcome.REJECTED, rejection_reason=reason, available_margin=available_margin):
             return
         Proposal.update(rejection_reason=reason).where(Proposal.id == proposal.id).execute()
         move(proposal, Trigger.ANALYSIS_REJECTED, source="actor", details={"rejection_reason": reason})
@@ -126,7 +135,7 @@ def _reject(analysis, proposal, reason: str, available_margin=None) -> None:
 def _fail(analysis, proposal, code: str, reason: str, *, retryable: bool = True) -> None:
     log.warning("credit analysis %s failed: %s", analysis.id, code)
     with unit_of_work():
-        if not _finish(analysis, FAILED, error_code=code, retryable=retryable,
+        if not _finish(analysis, AnalysisOutcome.FAILED, error_code=code, retryable=retryable,
                        engine_result={"failure": reason[:300]}):
             return
         move(proposal, Trigger.ANALYSIS_FAILED, source="actor", details={"error_code": code})
@@ -137,8 +146,8 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable) -> None:
         return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
     retry_at = failure.retry_at or now() + timedelta(seconds=current().credit.payroll_auto_retry_seconds)
     with unit_of_work():
-        if not _finish(analysis, AWAITING_RETRY, error_code=PAYROLL_UNAVAILABLE_CODE, retryable=True,
-                       retry_at=retry_at, engine_result={"failure": str(failure)[:300]}):
+        if not _finish(analysis, AnalysisOutcome.AWAITING_RETRY, error_code=PAYROLL_UNAVAILABLE_CODE,
+                       retryable=True, retry_at=retry_at, engine_result={"failure": str(failure)[:300]}):
             return
         move(proposal, Trigger.PAYROLL_RETRY_SCHEDULED, source="actor", details={"retry_at": retry_at.isoformat()})
         enqueue(ActorName.AUTO_RETRY_CREDIT_ANALYSIS, analysis.id, deliver_at=retry_at,
@@ -148,13 +157,14 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable) -> None:
 def auto_retry(analysis_id: str) -> None:
     """The scheduled automatic retry: the same analysis runs again with the next attempt number."""
     analysis = CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id)
-    if analysis is None or analysis.outcome != AWAITING_RETRY:
+    if analysis is None or analysis.outcome != AnalysisOutcome.AWAITING_RETRY:
         return
     proposal = Proposal.get_by_id(analysis.proposal_id)
     with unit_of_work():
-        updated = (CreditAnalysis.update(outcome=IN_PROGRESS, attempt=analysis.attempt + 1, finished_at=None,
-                                         retry_at=None, error_code=None)
-                   .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AWAITING_RETRY).execute())
+        updated = (CreditAnalysis.update(outcome=AnalysisOutcome.IN_PROGRESS, attempt=analysis.attempt + 1,
+                                         finished_at=None, retry_at=None, error_code=None)
+                   .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.AWAITING_RETRY)
+                   .execute())
         if updated != 1:
             return
         move(proposal, Trigger.AUTO_RETRY, source="scheduler")

@@ -18,7 +18,8 @@ from models.db.proposals import Proposal
 from models.domain import calendar
 from models.domain.clock import now
 from models.domain.errors import DomainError, ValidationFailed
-from models.domain.status_machine import Trigger
+from models.domain.lifecycles import MessageDeliveryStatus
+from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
 from models.external.messaging import SMS, MessagingError, get_messaging
 from models.services.partners.ownership import owned_proposal
@@ -76,11 +77,13 @@ def _deliver(send: MessageSend, code: str) -> None:
     try:
         provider_id = get_messaging(send.channel).send(send.recipient, TEXT.format(code=code), reference=str(send.id))
     except MessagingError as error:
-        MessageSend.update(delivery_status="FAILED", error=str(error)[:500]).where(MessageSend.id == send.id).execute()
+        MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED,
+                           error=str(error)[:500]).where(MessageSend.id == send.id).execute()
         log.warning("token message %s not sent: %s", send.id, error.__class__.__name__)
         raise DomainError("The message provider is unavailable; ask for the code again shortly",
                           error_code="MESSAGE_NOT_SENT", http_status=503) from None
-    MessageSend.update(delivery_status="SENT", provider_message_id=provider_id).where(MessageSend.id == send.id).execute()
+    MessageSend.update(delivery_status=MessageDeliveryStatus.SENT,
+                       provider_message_id=provider_id).where(MessageSend.id == send.id).execute()
 
 
 def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> ContactToken:
@@ -125,11 +128,11 @@ def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
     """Check the code of the origin's proposal; a wrong one counts an attempt (committed even though
     the call fails). Returns the proposal, now TOKEN_VALIDATED."""
     proposal = owned_proposal(origin, proposal_id)
-    if proposal.status != Status.TOKEN_SENT.value:
-        move_check = DomainError(f"Token validation is not allowed from status {proposal.status}",
-                                 error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION", http_status=409,
-                                 details={"currentStatus": proposal.status, "requiredStatus": "TOKEN_SENT"})
-        raise move_check
+    if not can(proposal.status, Trigger.VALIDATE_TOKEN):
+        raise DomainError(f"Token validation is not allowed from status {proposal.status}",
+                          error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION", http_status=409,
+                          details={"currentStatus": proposal.status,
+                                   "requiredStatus": TRANSITIONS[Trigger.VALIDATE_TOKEN].required_status})
     if phone != proposal.phone:
         raise ValidationFailed("phone does not match the proposal's phone", error_code="PHONE_MISMATCH",
                                details={"field": "phone"})

@@ -7,6 +7,7 @@ from decimal import Decimal
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Proposal
 from models.domain.clock import now
+from models.domain.offer_availability import OfferAvailability, offer_availability
 from models.services.credit.wire import plain
 
 # Keys of the domain dict that stay internal (kind is the Offer row's column; the breakdown is
@@ -38,18 +39,22 @@ def store_offers(proposal: Proposal, offers: list[dict], *, source: str,
     return rows
 
 
-def is_available(row: Offer, at: datetime | None = None) -> bool:
-    """Selectable: neither superseded nor expired."""
-    return row.superseded_at is None and (at or now()) < row.expires_at
+def availability(row: Offer, selected_offer_id: str | None, at: datetime | None = None) -> OfferAvailability:
+    """The offer's status now (or ``at``), ``selected_offer_id`` being its proposal's selected offer."""
+    return offer_availability(row.expires_at, row.superseded_at, is_selected=row.id == selected_offer_id,
+                              now=at or now())
 
 
-def offer_body(row: Offer | None) -> dict | None:
-    """The spec's Offer object for ``row`` (None stays None)."""
+def offer_body(row: Offer | None, *, selected_offer_id: str | None) -> dict | None:
+    """The spec's Offer object for ``row`` (None stays None), status and is_available as of now.
+
+    Every route serving offers (analysis, simulation, detail) builds them here.
+    """
     if row is None:
         return None
     payload = dict(row.payload)
-    payload["is_available"] = available = is_available(row)
-    payload["status"] = "ACTIVE" if available else ("SUPERSEDED" if row.superseded_at else "EXPIRED")
+    state = availability(row, selected_offer_id)
+    payload["status"], payload["is_available"] = state.status, state.is_available
     body = {key: payload[key] for key in _ORDER if key in payload}
     body.update({k: v for k, v in payload.items() if k not in body and k not in _INTERNAL})
     return body

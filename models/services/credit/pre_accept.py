@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from models.db.analysis import Offer
 from models.db.proposals import Proposal
-from models.domain.clock import now
 from models.domain.errors import ValidationFailed
+from models.domain.offer_availability import ensure_available
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.partners.ownership import owned_proposal
+from models.services.credit.offers import availability
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
-
-
-def _invalid(message: str, code: str) -> ValidationFailed:
-    return ValidationFailed(message, error_code=code, details={"field": "selected_offer_id"})
 
 
 def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, Offer]:
@@ -27,12 +24,9 @@ def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, 
     next_status(Status(proposal.status), Trigger.SELECT_OFFER)  # the 409s come before offer checks
     offer = Offer.get_or_none(Offer.id == offer_id, Offer.proposal == proposal.id)
     if offer is None:
-        raise _invalid("selected_offer_id is not an offer of this proposal", "OFFER_NOT_FOUND")
-    at = now()
-    if offer.superseded_at is not None and offer.id != proposal.selected_offer_id:
-        raise _invalid("The offer was replaced by a newer analysis or simulation", "OFFER_NOT_AVAILABLE")
-    if at >= offer.expires_at:
-        raise _invalid("The offer has expired; simulate or analyse again", "OFFER_EXPIRED")
+        raise ValidationFailed("selected_offer_id is not an offer of this proposal", error_code="OFFER_NOT_FOUND",
+                               details={"field": "selected_offer_id"})
+    ensure_available(availability(offer, proposal.selected_offer_id))
     with unit_of_work():
         Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
         proposal.selected_offer_id = offer.id

@@ -7,9 +7,10 @@ from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.domain.errors import DomainError
+from models.domain.lifecycles import AnalysisOutcome, SimulationStatus
 from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
-from models.domain.statuses import Status
-from models.services.credit.analysis import APPROVED, latest_analysis
+from models.domain.statuses import PRE_CONTRACT_STATUSES
+from models.services.credit.analysis import latest_analysis
 from models.services.credit.analysis_runner import analysis_result
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
@@ -21,21 +22,20 @@ from models.services.platform.actor_names import ActorName
 from models.services.platform.wakeups import wakeups
 
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
-SIMULATION_STATUSES = (Status.OFFERS_RECEIVED.value, Status.CREDIT_CHECK_COMPLETED.value, Status.OFFER_SELECTED.value,
-                       Status.PRE_ACCEPTED.value, Status.BANK_DATA_SUBMITTED.value)
 
 
 def request_simulation(origin: str, proposal_id: str, *, installments: int | None, loan_amount,
                        insured: bool) -> Simulation:
     """Check the state of the origin's proposal (409 otherwise) and enqueue the simulation actor.
 
-    Insured offers are simulated only when asked for and the partner has insurance on (read now, so
-    a partner's change applies to the next request).
+    Offers can be simulated while they can be selected (offers exist, no contract yet) and the
+    latest analysis approved them. Insured offers are simulated only when asked for and the partner
+    has insurance on (read now, so a partner's change applies to the next request).
     """
     proposal = owned_proposal(origin, proposal_id)
     insured = insured and Partner.get(Partner.code == origin).insurance_enabled
     analysis = latest_analysis(proposal.id)
-    if proposal.status not in SIMULATION_STATUSES or analysis is None or analysis.outcome != APPROVED:
+    if proposal.status not in PRE_CONTRACT_STATUSES or analysis is None or analysis.outcome != AnalysisOutcome.APPROVED:
         raise DomainError(f"Simulation is not allowed in status {proposal.status}; it needs an approved analysis",
                           error_code="INVALID_STATUS_FOR_SIMULATION", http_status=409,
                           details={"currentStatus": proposal.status})
@@ -50,7 +50,7 @@ def request_simulation(origin: str, proposal_id: str, *, installments: int | Non
 def run(simulation_id: str) -> None:
     """Compute the offers of one simulation (idempotent: only a PENDING row is computed)."""
     simulation = Simulation.get_or_none(Simulation.id == simulation_id)
-    if simulation is None or simulation.status != "PENDING":
+    if simulation is None or simulation.status != SimulationStatus.PENDING:
         return
     proposal = Proposal.get_by_id(simulation.proposal_id)
     partner = Partner.get(Partner.code == proposal.origin)
@@ -64,19 +64,20 @@ def run(simulation_id: str) -> None:
             offers = simulate_by_loan_amount(result, pricing(), simulation.loan_amount, simulation.insured,
                                              proposal_id=proposal.id, now=now())
     except DomainError as error:
-        return _finish(simulation, "FAILED", error={"http_status": error.http_status, "message": error.message,
-                                                    "error_code": error.error_code, "details": plain(error.details)})
+        return _finish(simulation, SimulationStatus.FAILED,
+                       error={"http_status": error.http_status, "message": error.message,
+                              "error_code": error.error_code, "details": plain(error.details)})
     with unit_of_work():
-        if not _finish(simulation, "DONE", offer_ids=[o["id"] for o in offers], in_unit=True):
+        if not _finish(simulation, SimulationStatus.DONE, offer_ids=[o["id"] for o in offers], in_unit=True):
             return
         # The selected offer stays valid until the customer pre-accepts another one.
         store_offers(proposal, offers, source="simulation", keep_id=proposal.selected_offer_id)
 
 
-def _finish(simulation: Simulation, status: str, *, in_unit: bool = False, **fields) -> bool:
+def _finish(simulation: Simulation, status: SimulationStatus, *, in_unit: bool = False, **fields) -> bool:
     def write() -> bool:
         updated = (Simulation.update(status=status, finished_at=now(), **fields)
-                   .where(Simulation.id == simulation.id, Simulation.status == "PENDING").execute())
+                   .where(Simulation.id == simulation.id, Simulation.status == SimulationStatus.PENDING).execute())
         notify(wake_key(simulation.proposal_id))
         return updated == 1
 
@@ -95,7 +96,7 @@ def simulation_offers(simulation: Simulation) -> list[Offer]:
 def await_simulation(simulation_id: str, timeout: float) -> Simulation:
     """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
     def done() -> bool:
-        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != "PENDING"
+        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != SimulationStatus.PENDING
 
     wakeups.wait_until(done, timeout)
     return Simulation.get_by_id(simulation_id)

@@ -8,6 +8,8 @@ from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import DomainError
+from models.domain.lifecycles import ContractStatus
+from models.domain.signature import OPEN_SIGNATURE_STATUSES
 from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, ProposalSnapshot, decide_start
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
 from models.external.collections import CollectionsUnavailable, longest_overdue_days
@@ -37,8 +39,8 @@ def _snapshots(cpf: str) -> list[ProposalSnapshot]:
     for proposal in proposals:
         own = contracts.get(proposal.id, [])
         valid_signature = any(c.signature_expires_at is not None and c.signature_expires_at > at
-                              and c.signature_status in ("PENDING", "IN_PROGRESS") for c in own)
-        generated = any(c.pdf_path or c.status not in ("CONTRACT_GENERATION_IN_PROGRESS",) for c in own)
+                              and c.signature_status in OPEN_SIGNATURE_STATUSES for c in own)
+        generated = any(c.pdf_path or c.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS for c in own)
         snapshots.append(ProposalSnapshot(proposal.id, Status(proposal.status), proposal.origin,
                                           has_valid_signature=valid_signature, has_generated_contract=generated))
     return snapshots

@@ -12,15 +12,13 @@ import peewee
 from models.db.contracts import Contract, Disbursement
 from models.db.database import db
 from models.domain.clock import now
-from models.domain.status_machine import Trigger
-from models.domain.statuses import Status
+from models.domain.lifecycles import ContractStatus, DisbursementStatus
+from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger
 from models.external.funding import Payment, get_funding
 from models.services.contract.terms import destination
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import unit_of_work
-
-READY = (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
 
 
 def idempotency_key(contract_id: str) -> str:
@@ -51,11 +49,11 @@ def _application_id(contract: Contract) -> str:
 def disburse(contract_id: str) -> None:
     """Ask the funder to pay (same key every time) and record the outcome."""
     contract = Contract.get_or_none(Contract.id == contract_id)
-    if contract is None or contract.proposal.status not in READY:
+    if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return  # already paid, failed or withdrawn
     row = _row(contract)
     application_id = _application_id(contract)
-    (Disbursement.update(status="REQUESTED", funding_application_id=application_id,
+    (Disbursement.update(status=DisbursementStatus.REQUESTED, funding_application_id=application_id,
                          attempts=Disbursement.attempts + 1, updated_at=now())
      .where(Disbursement.id == row.id).execute())
     payment = get_funding().pay(application_id=application_id, amount=contract.principal_amount,
@@ -68,17 +66,19 @@ def record(contract_id: str, payment: Payment) -> None:
     with unit_of_work():
         contract = Contract.get_by_id(contract_id)
         proposal = locked_proposal(contract.proposal_id)
-        if proposal.status not in READY:
+        if proposal.status not in DISBURSABLE_STATUSES:
             return
         stamp = now()
-        if payment.status == "PAID":
-            Disbursement.update(status="PAID", paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp).where(
-                Disbursement.contract == contract_id).execute()
-            Contract.update(status="ISSUED", disbursement_amount=payment.amount, disbursement_paid_at=payment.paid_at,
+        if payment.status == DisbursementStatus.PAID:  # the funder answers PAID or FAILED, our names too
+            Disbursement.update(status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount,
+                                updated_at=stamp).where(Disbursement.contract == contract_id).execute()
+            Contract.update(status=ContractStatus.ISSUED, disbursement_amount=payment.amount,
+                            disbursement_paid_at=payment.paid_at,
                             updated_at=stamp).where(Contract.id == contract_id).execute()
             status.move(proposal, Trigger.DISBURSE, source="actor", details={"amount": str(payment.amount)})
             return
-        Disbursement.update(status="FAILED", last_error=payment.failure_reason, updated_at=stamp).where(
-            Disbursement.contract == contract_id).execute()
-        Contract.update(status=Status.DISBURSEMENT_FAILED.value, updated_at=stamp).where(Contract.id == contract_id).execute()
+        Disbursement.update(status=DisbursementStatus.FAILED, last_error=payment.failure_reason,
+                            updated_at=stamp).where(Disbursement.contract == contract_id).execute()
+        Contract.update(status=ContractStatus.DISBURSEMENT_FAILED,
+                        updated_at=stamp).where(Contract.id == contract_id).execute()
         status.move(proposal, Trigger.DISBURSEMENT_FAILS, source="actor", details={"reason": payment.failure_reason})

@@ -11,18 +11,17 @@ from decimal import Decimal
 
 from models.db.contracts import Contract
 from models.domain.clock import SAO_PAULO, now, to_utc
-from models.domain.status_machine import Trigger
+from models.domain.lifecycles import ContractStatus
+from models.domain.policies import fraud_review_reason, payroll_window_end
+from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger, can
 from models.domain.statuses import Status
 from models.external.endorsement import EndorsementRequest, get_endorsement
 from models.external.fraud import FraudCase, get_fraud
-from models.services.disbursement.payroll_window import maintenance_window_end
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
 from models.services.platform.actor_names import ActorName
-
-READY_TO_ENDORSE = (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value, Status.ERROR.value)
 
 
 def _case(contract: Contract) -> FraudCase:
@@ -35,15 +34,14 @@ def route_signed(contract_id: str) -> None:
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
-    limit = Decimal(str(current().fraud.review_above_amount))
-    review = contract.principal_amount > limit or get_fraud().needs_attention(_case(contract))
+    reason = fraud_review_reason(contract.principal_amount, Decimal(str(current().fraud.review_above_amount)),
+                                 flagged=lambda: get_fraud().needs_attention(_case(contract)))
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status != Status.SIGNED.value:
             return
-        if review:
-            status.move(proposal, Trigger.FRAUD_REVIEW, source="actor",
-                        details={"reason": "amount above limit" if contract.principal_amount > limit else "flagged"})
+        if reason is not None:
+            status.move(proposal, Trigger.FRAUD_REVIEW, source="actor", details={"reason": reason})
             enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
         else:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
@@ -64,21 +62,23 @@ def decide_fraud(contract_id: str) -> None:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
             return
         status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
-        Contract.update(status=Status.ANALYSIS_REPROVED.value, updated_at=now()).where(Contract.id == contract_id).execute()
+        Contract.update(status=ContractStatus.ANALYSIS_REPROVED,
+                        updated_at=now()).where(Contract.id == contract_id).execute()
         enqueue(ActorName.RELEASE_CONTRACT, contract_id)
 
 
 def endorse(contract_id: str) -> None:
     """Register the contract in the payroll system, or defer past the maintenance window."""
     contract = Contract.get_or_none(Contract.id == contract_id)
-    if contract is None or contract.proposal.status not in READY_TO_ENDORSE:
+    if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return
     at = now()
-    resume_at = maintenance_window_end(at) if contract.endorsement_id is None else None
+    enforced = current().payroll_window.enforced
+    resume_at = payroll_window_end(at, enforced=enforced) if contract.endorsement_id is None else None
     if resume_at is not None:
         with unit_of_work():
             proposal = locked_proposal(contract.proposal_id)
-            if proposal.status in (Status.SIGNED.value, Status.ANALYSIS_APPROVED.value):
+            if can(proposal.status, Trigger.ENDORSEMENT_DEFERRED):
                 status.move(proposal, Trigger.ENDORSEMENT_DEFERRED, source="actor",
                             details={"reason": "payroll maintenance window", "resume_at": resume_at.isoformat()})
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id, deliver_at=resume_at,
@@ -88,7 +88,7 @@ def endorse(contract_id: str) -> None:
         contract.id, contract.cpf, contract.installment_amount, contract.installments, contract.first_due_date))
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
-        if proposal.status not in READY_TO_ENDORSE:
+        if proposal.status not in DISBURSABLE_STATUSES:
             return
         Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at,
                         updated_at=at).where(Contract.id == contract_id).execute()

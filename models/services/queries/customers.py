@@ -8,6 +8,8 @@ Available loan amount (decision on the spec's computation):
 * minus the ``principal_amount`` of every contract of the CPF, at ANY origin, whose disbursement
   was paid after that approval (the same payroll margin backs every partner's loan);
 * floored at zero.
+The limit choice and the subtraction are the domain's (``models.domain.credit_limit``), shared with
+the offers' amount cap.
 """
 from __future__ import annotations
 
@@ -20,9 +22,9 @@ from peewee import fn
 from models.db.analysis import CreditAnalysis
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
+from models.domain.credit_limit import available_amount, granted_limit
+from models.domain.lifecycles import AnalysisOutcome
 from models.services.queries.views import iso, iso_day
-
-ZERO = Decimal("0.00")
 
 
 def contract_view(contract: Contract) -> dict:
@@ -60,26 +62,19 @@ class AvailableAmount:
     approved_at: datetime
 
 
-def analysis_limit(analysis: CreditAnalysis) -> Decimal:
-    """The maximum limit recorded at approval (promotional one under a promotional approval)."""
-    if analysis.promotional and analysis.promotional_pod_limit_max is not None:
-        return analysis.promotional_pod_limit_max
-    return analysis.pod_limit_max if analysis.pod_limit_max is not None else ZERO
-
-
 def available_loan_amount(cpf: str, origin: str) -> AvailableAmount | None:
     """None when the origin has no approved analysis of the CPF (the route answers 204)."""
     analysis = (CreditAnalysis.select()
                 .where(CreditAnalysis.cpf == cpf, CreditAnalysis.origin == origin,
-                       CreditAnalysis.outcome == "APPROVED", CreditAnalysis.approved_at.is_null(False))
+                       CreditAnalysis.outcome == AnalysisOutcome.APPROVED, CreditAnalysis.approved_at.is_null(False))
                 .order_by(CreditAnalysis.approved_at.desc()).first())
     if analysis is None:
         return None
     disbursed = (Contract.select(fn.SUM(Contract.principal_amount))
                  .where(Contract.cpf == cpf, Contract.disbursement_paid_at > analysis.approved_at)
                  .scalar())
-    remaining = analysis_limit(analysis) - Decimal(disbursed or 0)
-    return AvailableAmount(max(remaining, ZERO).quantize(ZERO), analysis.approved_at)
+    limit = granted_limit(analysis.pod_limit_max, analysis.promotional_pod_limit_max, analysis.promotional)
+    return AvailableAmount(available_amount(limit, disbursed), analysis.approved_at)
 
 
 def latest_email(cpf: str, origin: str) -> str | None:

@@ -2,8 +2,9 @@
 
 The spec leaves this shape open; it is the listing item plus: banking data (account and Pix key
 masked), the latest consent (without its free text, which analysis-data carries), the latest
-credit analysis outcome, the offers still selectable, the latest contract with its signature and
-disbursement, and the status history in order.
+credit analysis outcome, the offers not replaced by newer ones (the spec's Offer object, built by
+the same offer body as the analysis routes, so status and is_available are those of now), the
+latest contract with its signature and disbursement, and the status history in order.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from models.db.analysis import CreditAnalysis, Offer
 from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.services.partners.ownership import owned_proposal
+from models.services.credit.offers import offer_body
 from models.services.queries.customers import contract_view
 from models.services.queries.views import iso, mask_tail, masked_account, proposal_item
 
@@ -131,7 +133,7 @@ def proposal_detail(origin: str, proposal_id: str) -> dict:
         "banking_data": banking_data(p),
         "consent": consent_view(consent),
         "credit_analysis": analysis_outcome(analysis),
-        "offers": [dict(o.payload or {}, id=o.id, kind=o.kind, source=o.source) for o in offers],
+        "offers": [offer_body(o, selected_offer_id=p.selected_offer_id) for o in offers],
         "contract": contract_view(contract) if contract else None,
         "signature": signature_view(contract) if contract else None,
         "disbursement": disbursement_view(disbursement),

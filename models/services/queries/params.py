@@ -8,10 +8,10 @@ database compares plain indexed timestamps.
 """
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, time, timedelta
 
 from models.domain.clock import SAO_PAULO, to_utc
+from models.domain.cpf import cpf_valid
 from models.domain.errors import ValidationFailed
 from models.domain.statuses import Status
 
@@ -19,7 +19,6 @@ SORTS = ("created_at:asc", "created_at:desc", "updated_at:asc", "updated_at:desc
          "full_name:asc", "full_name:desc")
 DEFAULT_SORT = "created_at:desc"
 STATUS_CODES = [status.value for status in Status]
-_CPF = re.compile(r"^\d{11}$")
 
 
 def parse_statuses(raw: str | None) -> list[str]:
@@ -60,9 +59,9 @@ def day_range(first: date | None, last: date | None, *, field: str) -> tuple[dat
 
 
 def valid_cpf(cpf: str) -> str:
-    """The customer routes take exactly 11 digits, no mask (400 otherwise)."""
-    if not _CPF.match(cpf or ""):
-        raise ValidationFailed("Invalid CPF: it must be 11 digits only", error_code="INVALID_CPF",
+    """The customer routes take a valid CPF: 11 digits, no mask, right check digits (400 otherwise)."""
+    if not cpf_valid(cpf):
+        raise ValidationFailed("Invalid CPF: it must be 11 digits with valid check digits", error_code="INVALID_CPF",
                                details={"field": "cpf"})
     return cpf
 

@@ -4,12 +4,11 @@ The population is the origin's proposals created in the requested Sao Paulo days
 no bound means no limit on that side). Conversion ratios are in [0, 1], four decimals; 0 when the
 base is empty.
 
-Funnel decision: a proposal counts for every step up to the furthest one its current status
-implies (REJECTED reached the analysis, CANCELED a generated contract, ...). An EXPIRED proposal
-counts up to the step of the status it expired from (read from its EXPIRED history row). This
-reads the status counts the listing indexes already serve instead of aggregating the whole status
-history (seconds at 200,000 proposals); a proposal sent back to a new analysis from a later step
-is counted at its current step.
+Funnel: a proposal counts for every step up to the furthest one its current status implies
+(``models.domain.funnel``). An EXPIRED proposal counts up to the step of the status it expired from
+(read from its EXPIRED history row). This reads the status counts the listing indexes already serve
+instead of aggregating the whole status history (seconds at 200,000 proposals); a proposal sent
+back to a new analysis from a later step is counted at its current step.
 """
 from __future__ import annotations
 
@@ -20,23 +19,10 @@ from peewee import SQL, Case, fn
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal, StatusChange
+from models.domain.funnel import FUNNEL_STEPS, funnel_step
 from models.domain.statuses import Status as S
 from models.services.queries import params as qp
 
-FUNNEL = ["CREATED", "TOKEN_VALIDATED", "CREDIT_ANALYSIS", "OFFERS_RECEIVED", "PRE_ACCEPTED",
-          "BANK_DATA_SUBMITTED", "CONTRACT_GENERATED", "SIGNED", "DISBURSED"]
-_REACHED = {
-    0: (S.CREATED, S.TOKEN_SENT),
-    1: (S.TOKEN_VALIDATED,),
-    2: (S.CREDIT_ANALYSIS_IN_PROGRESS, S.CREDIT_ANALYSIS_FAILED, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY, S.REJECTED),
-    3: (S.CREDIT_CHECK_COMPLETED, S.OFFERS_RECEIVED, S.OFFER_SELECTED),
-    4: (S.PRE_ACCEPTED,),
-    5: (S.BANK_DATA_SUBMITTED, S.PIX_KEY_CPF_MISMATCH, S.PIX_KEY_NOT_CONFIRMED, S.CONTRACT_GENERATION_IN_PROGRESS),
-    6: (S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE, S.SIGNATURE_FAILED, S.CANCELED),
-    7: (S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.ERROR, S.DISBURSEMENT_FAILED),
-    8: (S.DISBURSED, S.CANCELLED_BY_USER),
-}
-STEP_OF = {status.value: step for step, statuses in _REACHED.items() for status in statuses}
 ZERO = Decimal("0.00")
 
 
@@ -63,16 +49,16 @@ def _expired_from(terms: list) -> dict[str, int]:
 
 
 def _funnel(terms: list, by_status: dict[str, int]) -> list[dict]:
-    furthest = [0] * len(FUNNEL)  # proposals whose furthest step is i
+    furthest = [0] * len(FUNNEL_STEPS)  # proposals whose furthest step is i
     for status, count in by_status.items():
-        if status in STEP_OF:
-            furthest[STEP_OF[status]] += count
+        if funnel_step(status) is not None:
+            furthest[funnel_step(status)] += count
     expired = _expired_from(terms) if by_status.get(S.EXPIRED.value) else {}
     for status, count in expired.items():
-        furthest[STEP_OF.get(status, 0)] += count
+        furthest[funnel_step(status) or 0] += count
     furthest[0] += by_status.get(S.EXPIRED.value, 0) - sum(expired.values())  # no history row: created only
     steps, previous = [], None
-    for index, name in enumerate(FUNNEL):
+    for index, name in enumerate(FUNNEL_STEPS):
         count = sum(furthest[index:])
         previous = count if previous is None else previous
         steps.append({"step": name, "count": count, "conversion_from_previous": _ratio(count, previous),

@@ -22,7 +22,7 @@ from models.domain.clock import now
 from models.external.auctions import AuctionOffer
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks import deliveries
-from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING
+from models.domain.lifecycles import DeliveryStatus
 from models.services.webhooks.signing import AUCTION_FIELD_ORDER, common_headers, raw_body
 from models.settings import current
 from models.services.platform.actor_names import ActorName
@@ -98,7 +98,7 @@ def deliver(delivery_id: str) -> str | None:
     """One attempt when due; returns the delivery status after it."""
     settings = current().webhooks
     delivery = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id)
-    if delivery is None or delivery.status != PENDING:
+    if delivery is None or delivery.status != DeliveryStatus.PENDING:
         return delivery.status if delivery else None
     if deliveries.seconds_until_due(delivery) > 0 or not deliveries.claim(delivery, settings.auction_timeout_seconds + 5):
         return _come_back_later(delivery_id)
@@ -110,10 +110,10 @@ def deliver(delivery_id: str) -> str | None:
     with unit_of_work():
         deliveries.record_attempt(delivery, partner.auction_url, headers["X-Request-Id"], response)
         if response.ok:
-            deliveries.finish(delivery, DELIVERED)
+            deliveries.finish(delivery, DeliveryStatus.DELIVERED)
         elif delivery.attempts >= len(schedule):
             error = deliveries.describe_failure(response)
-            deliveries.finish(delivery, FAILED, error=error)
+            deliveries.finish(delivery, DeliveryStatus.FAILED, error=error)
             log.error("ALERT auction webhook to %s FAILED after %d attempts (delivery %s, auction %s): %s; "
                       "resend with `deliveries replay %s`", partner.code, delivery.attempts, delivery.id,
                       delivery.proposal_id, error, delivery.id)
@@ -129,7 +129,7 @@ def _come_back_later(delivery_id: str) -> str:
     """A copy that arrived early or while another worker sends (redelivery after a crash, say):
     schedule one durable re-check at the due time instead of dropping it."""
     delivery = WebhookDelivery.get_by_id(delivery_id)
-    if delivery.status == PENDING:
+    if delivery.status == DeliveryStatus.PENDING:
         with unit_of_work():
             enqueue(ActorName.DELIVER_AUCTION, delivery.id, deliver_at=delivery.next_attempt_at,
                     dedup_key=f"auction-recheck:{delivery.id}:{delivery.replays}:{delivery.attempts}")

@@ -13,12 +13,11 @@ from peewee import fn
 from models.db.partners import Partner
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.clock import now
+from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import EndpointResponse, get_partner_endpoints
 from models.services.webhooks.urls import validate_partner_url
 from models.settings import current
 
-PENDING, DELIVERED, FAILED, SKIPPED = "PENDING", "DELIVERED", "FAILED", "SKIPPED"
-FINAL = (DELIVERED, FAILED, SKIPPED)
 # Early arrivals within this margin of their due time are sent rather than re-delayed.
 DUE_TOLERANCE = timedelta(milliseconds=20)
 
@@ -40,7 +39,7 @@ def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
     claimed = (WebhookDelivery
                .update(attempts=WebhookDelivery.attempts + 1, round_started_at=started,
                        next_attempt_at=now() + timedelta(seconds=lease_seconds))
-               .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == PENDING,
+               .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == DeliveryStatus.PENDING,
                       WebhookDelivery.attempts == delivery.attempts)
                .execute())
     if claimed:
@@ -71,12 +70,12 @@ def describe_failure(response: EndpointResponse) -> str:
     return response.error or f"HTTP {response.status_code}"
 
 
-def finish(delivery: WebhookDelivery, status: str, *, error: str | None = None) -> None:
+def finish(delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | None = None) -> None:
     """Move a delivery to a final status."""
     fields = {"status": status, "next_attempt_at": None, "last_error": error}
-    if status == DELIVERED:
+    if status == DeliveryStatus.DELIVERED:
         fields["delivered_at"] = now()
-    elif status == FAILED:
+    elif status == DeliveryStatus.FAILED:
         fields["failed_at"] = now()
     WebhookDelivery.update(**fields).where(WebhookDelivery.id == delivery.id).execute()
     for name, value in fields.items():
@@ -86,7 +85,7 @@ def finish(delivery: WebhookDelivery, status: str, *, error: str | None = None) 
 def reschedule(delivery: WebhookDelivery, at, error: str) -> None:
     """Record the failure and when the next attempt is due."""
     (WebhookDelivery.update(next_attempt_at=at, last_error=error)
-     .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == PENDING).execute())
+     .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == DeliveryStatus.PENDING).execute())
     delivery.next_attempt_at, delivery.last_error = at, error
 
 
@@ -94,7 +93,7 @@ def failed_counts() -> dict[str, int]:
     """FAILED deliveries per kind ({"status": n, "auction": m}); the metrics gauge reads this."""
     counts = {"status": 0, "auction": 0}
     query = (WebhookDelivery.select(WebhookDelivery.kind, fn.COUNT(WebhookDelivery.id).alias("n"))
-             .where(WebhookDelivery.status == FAILED).group_by(WebhookDelivery.kind))
+             .where(WebhookDelivery.status == DeliveryStatus.FAILED).group_by(WebhookDelivery.kind))
     for row in query:
         counts[row.kind] = row.n
     return counts
@@ -105,7 +104,7 @@ def list_deliveries(*, failed_only: bool = False, partner: str | None = None, ki
     """Most recent first, optionally only FAILED ones, of one partner or one kind."""
     query = WebhookDelivery.select().order_by(WebhookDelivery.created_at.desc()).limit(limit)
     if failed_only:
-        query = query.where(WebhookDelivery.status == FAILED)
+        query = query.where(WebhookDelivery.status == DeliveryStatus.FAILED)
     if partner:
         query = query.where(WebhookDelivery.partner_code == partner)
     if kind:

@@ -13,10 +13,11 @@ from datetime import timedelta
 
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
+from models.services.webhooks import deliveries
+from models.services.webhooks import status_events
+from models.domain.lifecycles import DeliveryStatus
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.services.webhooks import deliveries, status_events
-from models.services.webhooks.deliveries import DELIVERED, FAILED, PENDING, SKIPPED
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import current
 from models.services.platform.actor_names import ActorName
@@ -63,16 +64,16 @@ def deliver(status_change_id: int) -> str | None:
         if recorded is None:
             return None
         delivery, partner = recorded
-        if delivery.status != PENDING:
+        if delivery.status != DeliveryStatus.PENDING:
             return delivery.status
         if not partner.webhook_url:  # recorded and skipped in one transaction
-            return _finish(delivery, SKIPPED, "no webhook URL configured")
+            return _finish(delivery, DeliveryStatus.SKIPPED, "no webhook URL configured")
     if _held(delivery, settings, status_change_id):
-        return PENDING
+        return DeliveryStatus.PENDING
     wait = deliveries.seconds_until_due(delivery)
     if wait > 0 or not deliveries.claim(delivery, settings.status_timeout_seconds + 5):
         delivery = WebhookDelivery.get_by_id(delivery.id)
-        if delivery.status != PENDING:
+        if delivery.status != DeliveryStatus.PENDING:
             return delivery.status
         raise RetryLater(max(1, int(deliveries.seconds_until_due(delivery) * 1000)))
     return _attempt(delivery, partner, settings)
@@ -102,11 +103,11 @@ def _attempt(delivery: WebhookDelivery, partner, settings) -> str:
     response = deliveries.post(delivery, partner.webhook_url, body, headers, settings.status_timeout_seconds)
     deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
     if response.ok:
-        return _close(delivery, DELIVERED)
+        return _close(delivery, DeliveryStatus.DELIVERED)
     error = deliveries.describe_failure(response)
     schedule = list(settings.status_schedule_seconds)
     if delivery.attempts >= len(schedule):
-        _close(delivery, FAILED, error)
+        _close(delivery, DeliveryStatus.FAILED, error)
         log.error("status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",
                   partner.code, delivery.attempts, delivery.id, delivery.proposal_id, error)
         raise DeliveryExhausted(f"delivery {delivery.id}: {error}")

@@ -8,7 +8,7 @@ from models.db.partners import Partner
 from models.db.proposals import Proposal, StatusChange
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import isoformat_z, now
-from models.services.webhooks.deliveries import FINAL
+from models.domain.lifecycles import FINAL_DELIVERY_STATUSES
 
 EVENT_TYPE = "proposal.status.changed"
 
@@ -70,7 +70,8 @@ def earlier_pending(delivery: WebhookDelivery) -> bool:
     (its message may not even have run: the change row is what counts). One query."""
     final = (WebhookDelivery.select(WebhookDelivery.id)
              .where(WebhookDelivery.kind == "status", WebhookDelivery.proposal_id == delivery.proposal_id,
-                    WebhookDelivery.sequence == StatusChange.sequence, WebhookDelivery.status.in_(FINAL)))
+                    WebhookDelivery.sequence == StatusChange.sequence,
+                    WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES))))
     return (StatusChange.select()
             .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence < delivery.sequence,
                    ~peewee.fn.EXISTS(final))
@@ -87,7 +88,7 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
             .join(WebhookDelivery, on=((WebhookDelivery.proposal_id == StatusChange.proposal)
                                        & (WebhookDelivery.sequence == StatusChange.sequence)))
             .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence == following,
-                   WebhookDelivery.kind == "status", WebhookDelivery.status.not_in(FINAL))
+                   WebhookDelivery.kind == "status", WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)))
             .first())
 
 

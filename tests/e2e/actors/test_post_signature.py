@@ -112,3 +112,6 @@ class _NotImmediate:
 
     class fraud:
         review_above_amount = "30000.00"
+
+    class payroll_window:
+        enforced = True

@@ -1,10 +1,15 @@
-"""Credit analysis actors are idempotent and close the analysis when they give up."""
+"""Credit analysis actors are idempotent, keep away from the payroll maintenance window and close
+the analysis when they give up."""
+from datetime import datetime, timezone
+
 import freezegun
 import pytest
 
 from actors.credit_analysis import credit_analysis_gave_up, run_credit_analysis
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Consent, Proposal, StatusChange
+from models.domain.clock import to_utc
+from models.external.payroll.sandbox import SandboxPayroll
 
 
 @pytest.fixture
@@ -31,3 +36,23 @@ def test_giving_up_fails_the_analysis_as_not_retryable(analysis):
     row = CreditAnalysis.get_by_id(analysis.id)
     assert (row.outcome, row.error_code, row.retryable) == ("FAILED", "CRA-INT-001", False)
     assert Proposal.get_by_id(analysis.proposal_id).status == "CREDIT_ANALYSIS_FAILED"
+
+
+@pytest.mark.parametrize("instant,inside", [("2026-03-21T00:59:59Z", False), ("2026-03-21T01:00:00Z", True),
+                                            ("2026-03-23T08:59:59Z", True), ("2026-03-23T09:00:00Z", False)])
+def test_inside_the_payroll_window_the_analysis_waits_for_its_end_without_asking(analysis, monkeypatch,
+                                                                                 instant, inside):
+    # The window runs from the 20th 22:00 to the 23rd 06:00, Sao Paulo (01:00 to 09:00 UTC here).
+    asked = []
+    answer = SandboxPayroll.query_margin
+    monkeypatch.setattr(SandboxPayroll, "query_margin",
+                        lambda self, cpf, attempt=1: asked.append(cpf) or answer(self, cpf, attempt=attempt))
+    with freezegun.freeze_time(instant):
+        run_credit_analysis.fn(analysis.id)
+    row = CreditAnalysis.get_by_id(analysis.id)
+    status = Proposal.get_by_id(analysis.proposal_id).status
+    if inside:
+        assert (row.outcome, status, asked) == ("AWAITING_RETRY", "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", [])
+        assert to_utc(row.retry_at) == datetime(2026, 3, 23, 9, tzinfo=timezone.utc)
+    else:
+        assert (row.outcome, status, asked) == ("APPROVED", "OFFERS_RECEIVED", ["52998224725"])

@@ -52,3 +52,11 @@ def test_production_commits_no_secret():
 def test_unknown_setting_names_itself():
     with pytest.raises(AttributeError, match="nope"):
         load_settings("sandbox", environ={}).nope  # noqa: B018  (reading it is the test)
+
+
+@pytest.mark.parametrize("environment,enforced", [("test", True), ("staging", True), ("production", True),
+                                                  ("sandbox", False)])
+def test_the_payroll_window_is_enforced_everywhere_but_the_sandbox(environment, enforced):
+    # The sandbox lets partners walk the whole flow on any day of the month.
+    settings = load_settings(environment, environ={"JWT_SIGNING_KEY": "k" * 40})
+    assert settings.payroll_window.enforced is enforced

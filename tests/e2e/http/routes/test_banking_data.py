@@ -98,6 +98,8 @@ def test_bank_999_is_well_formed_but_not_allowed(post, proposal):
     ({"pix_key": "12345678000199", "pix_key_type": "CNPJ"}, "pix_key_type", "PIX_KEY_TYPE_NOT_SUPPORTED"),
     ({"pix_key": "not-a-uuid", "pix_key_type": "EVP"}, "pix_key", "INVALID_PIX_KEY"),
     ({"pix_key": "11987654321", "pix_key_type": "PHONE"}, "pix_key", "INVALID_PIX_KEY"),
+    ({"pix_key": "98765432101", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # wrong check digits
+    ({"pix_key": "9876543210\uff10", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # fullwidth zero
     ({"use_pix_cpf": True, "bank_code": "341"}, "bank_code", "INVALID_BANKING_DATA"),
     ({"use_pix_cpf": True, "pix_key": "maria@example.com", "pix_key_type": "EMAIL"}, "use_pix_cpf", "INVALID_BANKING_DATA"),
     ({k: v for k, v in ACCOUNT.items() if k != "bank_account_digit"}, "bank_account_digit", "INVALID_BANKING_DATA"),

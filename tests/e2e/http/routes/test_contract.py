@@ -1,8 +1,10 @@
 """POST/GET contract: hybrid and async generation, polling, every 409, the CCB document."""
 
+from datetime import timedelta
 import freezegun
 import pytest
 
+from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
@@ -131,6 +133,24 @@ def test_post_contract_before_banking_data_is_409(client, auth, business_day):
     proposal = pre_accepted_proposal()
     response = post(client, auth, proposal.id)
     assert (response.status_code, response.json["errorCode"]) == (409, "INVALID_STATUS_FOR_CONTRACT")
+
+
+@pytest.mark.parametrize("before_expiry", [timedelta(seconds=1), timedelta(0)])
+def test_post_contract_needs_the_selected_offer_unexpired(client, auth, ready, held_outbox, before_expiry):
+    # Given the selected offer expires at expires_at, when the contract is asked one second before or at it
+    expires_at = Offer.get_by_id(ready.selected_offer_id).expires_at
+    with freezegun.freeze_time(expires_at - before_expiry):
+        response = post(client, auth, ready.id, "/async")
+    contracts = Contract.select().where(Contract.proposal == ready.id).count()
+    if before_expiry:
+        assert (response.status_code, contracts) == (202, 1)
+        return
+    # Then at the instant it is refused like pre-accept refuses it, and nothing is written
+    assert (response.status_code, response.json, contracts) == (400, {
+        "statusCode": 400, "error": "Bad Request", "errorCode": "OFFER_EXPIRED",
+        "message": "The offer has expired; simulate or analyse again", "details": {"field": "selected_offer_id"}}, 0)
+    assert Proposal.get_by_id(ready.id).status == "BANK_DATA_SUBMITTED"
+    assert history(ready.id)[-1] == "PRE_ACCEPTED"
 
 
 def test_invalid_redirect_url_is_400(client, auth, ready):

@@ -27,11 +27,13 @@ def disbursed_contract(origin: str, principal: str, paid_at, cpf: str = CPF):
 
 
 @pytest.mark.parametrize("url", [contracts_url, amount_url, summary_url])
-@pytest.mark.parametrize("cpf", ["5299822472", "529982247250", "529.982.247-25", "5299822472a"])
+@pytest.mark.parametrize("cpf", ["5299822472", "529982247250", "529.982.247-25", "5299822472a", "52998224724",
+                                 "11111111111", "5299822472\uff15"])
 def test_invalid_cpf_is_400(client, auth, url, cpf):
     response = client.get(url(cpf), headers=auth())
     assert response.status_code == 400
-    assert response.get_json() == {"statusCode": 400, "message": "Invalid CPF: it must be 11 digits only",
+    assert response.get_json() == {"statusCode": 400,
+                                   "message": "Invalid CPF: it must be 11 digits with valid check digits",
                                    "error": "Bad Request", "errorCode": "INVALID_CPF", "details": {"field": "cpf"}}
 
 

@@ -3,6 +3,9 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from tests import builders as f
+import pytest
+from freezegun import freeze_time
+
 
 
 def url(proposal_id):
@@ -42,8 +45,9 @@ def test_detail_of_a_disbursed_proposal(client, auth):
                    user_redirect_url="https://sign.example/1", signature_expires_at=f.T0 + timedelta(days=1),
                    signed_at=f.T0 + timedelta(hours=2), disbursement_paid_at=f.T0 + timedelta(days=1))
     f.disbursement(c)
-    # When reading it
-    body = client.get(url(p.id), headers=auth()).get_json()
+    # When reading it (before the offers expire)
+    with freeze_time(f.T0 + timedelta(days=2)):
+        body = client.get(url(p.id), headers=auth()).get_json()
     # Then every section is filled, sensitive banking data masked
     assert body["banking_data"] == {"method": "ACCOUNT", "bank_code": "341", "bank_branch": "0001",
                                     "bank_branch_digit": None, "bank_account": "****7766-1", "account_type": "savings",
@@ -51,8 +55,7 @@ def test_detail_of_a_disbursed_proposal(client, auth):
     assert body["consent"] == {"ip": "203.0.113.7", "geolocation": {"latitude": -23.5505, "longitude": -46.6333},
                                "channel": "web", "captured_at": "2026-05-11T15:00:00.000Z"}
     assert body["credit_analysis"]["outcome"] == "APPROVED" and body["credit_analysis"]["max_loan_amount"] == 10000.0
-    assert body["offers"] == [{"id": chosen.id, "kind": "standard", "source": "analysis",
-                               "offer_type": "STANDARD", "status": "ACTIVE"}]
+    assert body["offers"] == [{"offer_type": "STANDARD", "status": "ACTIVE", "is_available": True}]
     assert body["selected_offer"]["id"] == chosen.id
     assert body["contract"]["contract_id"] == c.id and body["contract"]["status"] == "ISSUED"
     assert body["signature"] == {"signature_id": "sig-1", "unico_process_id": "proc-1", "status": "SIGNED",
@@ -61,6 +64,24 @@ def test_detail_of_a_disbursed_proposal(client, auth):
     assert body["disbursement"] == {"status": "PAID", "amount": 5000.0, "scheduled_for": "2026-05-12", "attempts": 1,
                                     "paid_at": "2026-05-12T15:00:00.000Z"}
     assert [h["new_status"] for h in body["status_history"]][-3:] == ["AWAITING_SIGNATURE", "SIGNED", "DISBURSED"]
+
+
+@pytest.mark.parametrize("instant,status", [(f.T0 + timedelta(days=7, seconds=-1), "ACTIVE"),
+                                            (f.T0 + timedelta(days=7), "EXPIRED")])
+def test_offers_are_served_like_the_analysis_routes_serve_them(client, auth, instant, status):
+    # Given an offer stored with its whole payload (status ACTIVE, internal keys included) that
+    # expires at T0 + 7 days
+    p = f.proposal(path=("OFFERS_RECEIVED",))
+    stored = {"id": "6d1b8a52-0000-4000-8000-000000000001", "offer_type": "STANDARD", "status": "ACTIVE",
+              "is_available": True, "principal_amount": 5000.0, "kind": "standard",
+              "cost_breakdown": [{"component": "principal", "amount": "5000.00", "percent": "100.00"}]}
+    f.offer(p, id=stored["id"], payload=stored)
+    # When reading the detail one second before, or at, the expiry instant
+    with freeze_time(instant):
+        offers = client.get(url(p.id), headers=auth()).get_json()["offers"]
+    # Then status and is_available are those of now, and no internal key leaks out
+    assert offers == [{"id": stored["id"], "offer_type": "STANDARD", "status": status, "principal_amount": 5000.0,
+                       "is_available": status == "ACTIVE"}]
 
 
 def test_pix_key_is_masked(client, auth):

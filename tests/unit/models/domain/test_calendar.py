@@ -82,15 +82,6 @@ def test_sms_token_five_minute_edge(seconds_after, valid):
         assert cal.sms_token_valid(sent, now()) is valid
 
 
-def test_offer_expiry_seven_days_edge():
-    created = datetime(2026, 12, 28, 15, 0, tzinfo=timezone.utc)
-    assert cal.offer_expiry(created) == datetime(2027, 1, 4, 15, 0, tzinfo=timezone.utc)
-    with freeze_time(created + timedelta(days=7) - timedelta(microseconds=1)):
-        assert not cal.offer_expired(created, now())
-    with freeze_time(created + timedelta(days=7)):
-        assert cal.offer_expired(created, now())
-
-
 @pytest.mark.parametrize("delta, open_", [
     (timedelta(hours=95, minutes=59, seconds=59), True),
     (timedelta(hours=96), True),

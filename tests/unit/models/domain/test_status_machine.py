@@ -2,7 +2,9 @@
 import pytest
 
 from models.domain.errors import InvalidTransition
-from models.domain.status_machine import TRANSITIONS, Trigger, allowed_triggers, can, next_status
+from models.domain.status_machine import (
+    DISBURSABLE_STATUSES, TRANSITIONS, Trigger, allowed_triggers, can, next_status,
+)
 from models.domain.statuses import FINAL_STATUSES, REPORT_ONLY_STATUSES, Status
 
 S, T = Status, Trigger
@@ -97,8 +99,13 @@ def test_every_status_and_trigger(current, trigger):
     code, http_status = expected_refusal(current, trigger)
     assert caught.value.error_code == code
     assert caught.value.http_status == http_status
-    assert caught.value.details["trigger"] == trigger.value
-    assert caught.value.details["currentStatus"] == (current.value if current else None)
+    assert caught.value.trigger is trigger
+    if trigger is T.CANCEL:  # the cancel route's documented body names the required statuses instead
+        assert caught.value.details == {"currentStatus": current.value if current else None,
+                                        "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE"}
+    else:
+        assert caught.value.details["trigger"] == trigger.value
+        assert caught.value.details["currentStatus"] == (current.value if current else None)
     assert not can(current, trigger)
 
 
@@ -156,3 +163,16 @@ def test_happy_path_walk():
 
 def test_accepts_plain_strings_from_storage():
     assert next_status("CREATED", "SEND_CONTACT") is S.TOKEN_SENT
+
+
+def test_cancel_refusal_is_the_routes_documented_body():
+    with pytest.raises(InvalidTransition) as caught:
+        next_status(S.SIGNED, T.CANCEL)
+    assert (caught.value.http_status, caught.value.error_code, caught.value.message) == (
+        400, "INVALID_STATUS_FOR_CANCEL",
+        "Proposal in status SIGNED cannot be canceled; allowed only in CONTRACT_GENERATED or AWAITING_SIGNATURE")
+
+
+def test_disbursable_statuses_are_the_disburse_sources():
+    assert DISBURSABLE_STATUSES == {S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}
+    assert all(can(status, T.DISBURSEMENT_FAILS) for status in DISBURSABLE_STATUSES)
