@@ -10,6 +10,7 @@ The folder ``http/`` holds the web layer. A top-level package named ``http`` wou
 own ``http`` module (flask, requests and the test client need it), so ``http/`` has no
 ``__init__.py`` and is mounted under the name ``httpapi`` instead.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -114,11 +115,16 @@ def create_app(settings: Settings | None = None):
 
     app = Flask("consignado", root_path=str(ROOT))
     app.config.update(
-        API_TITLE="Payroll-deducted loan origination API", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX=settings.base_path, OPENAPI_JSON_PATH="openapi.json",
+        API_TITLE="Payroll-deducted loan origination API",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX=settings.base_path,
+        OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={
             "servers": [{"url": "/"}],
-            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}},
+            "components": {
+                "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}
+            },
             "security": [{"bearerAuth": []}],
             "info": {"description": "See README.md for the flow, sandbox CPFs and error codes."},
         },
@@ -171,8 +177,7 @@ def start_embedded_worker(settings: Settings):
 
     from rabbitmq.outbox_relay import OutboxSweeper
 
-    worker = dramatiq.Worker(dramatiq.get_broker(), worker_threads=settings.worker.embedded_threads,
-                             worker_timeout=100)
+    worker = dramatiq.Worker(dramatiq.get_broker(), worker_threads=settings.worker.embedded_threads, worker_timeout=100)
     worker.start()
     sweeper = OutboxSweeper()
     sweeper.start()
@@ -193,9 +198,16 @@ def main() -> None:
 
         sweeper = OutboxSweeper()
         sweeper.start()
-    log.info("serving %s on http://%s:%s%s (environment %s, database %s, broker %s)", app.name,
-             settings.host, settings.port, settings.base_path, settings.environment,
-             settings.database_url.split("@")[-1], "rabbitmq" if settings.uses_rabbitmq else "in-process")
+    log.info(
+        "serving %s on http://%s:%s%s (environment %s, database %s, broker %s)",
+        app.name,
+        settings.host,
+        settings.port,
+        settings.base_path,
+        settings.environment,
+        settings.database_url.split("@")[-1],
+        "rabbitmq" if settings.uses_rabbitmq else "in-process",
+    )
     try:
         run_simple(settings.host, int(settings.port), app, threaded=True, use_reloader=False)
     finally:

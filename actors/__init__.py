@@ -3,6 +3,7 @@
 The broker must be chosen first (dramatiq binds actors at import time), so this package asks
 rabbitmq.broker for it before importing any actor module.
 """
+
 import importlib
 import pkgutil
 

@@ -1,4 +1,5 @@
 """Auction webhook actors: one delivery attempt per message, and the payroll feed poll."""
+
 import dramatiq
 
 from models.services.platform.actor_names import ActorName
@@ -7,8 +8,13 @@ from rabbitmq.queues import AUCTION_WEBHOOK, queue_name
 
 # Retries are durable outbox rows scheduled by the service (minutes apart), not dramatiq's.
 # max_retries only covers unexpected errors (database hiccup): the claim makes reruns safe.
-@dramatiq.actor(actor_name=ActorName.DELIVER_AUCTION.value, queue_name=queue_name(AUCTION_WEBHOOK), max_retries=3,
-                min_backoff=1000, max_backoff=30000)
+@dramatiq.actor(
+    actor_name=ActorName.DELIVER_AUCTION.value,
+    queue_name=queue_name(AUCTION_WEBHOOK),
+    max_retries=3,
+    min_backoff=1000,
+    max_backoff=30000,
+)
 def deliver_auction(delivery_id: str) -> None:
     """Post the auction proposal to one partner, or schedule the next attempt."""
     from models.services.webhooks.auction_delivery import deliver
@@ -16,9 +22,13 @@ def deliver_auction(delivery_id: str) -> None:
     deliver(delivery_id)
 
 
-@dramatiq.actor(actor_name=ActorName.POLL_AUCTION_PROPOSALS.value,
-                queue_name=queue_name(AUCTION_WEBHOOK), max_retries=3,
-                min_backoff=5000, max_backoff=60000)
+@dramatiq.actor(
+    actor_name=ActorName.POLL_AUCTION_PROPOSALS.value,
+    queue_name=queue_name(AUCTION_WEBHOOK),
+    max_retries=3,
+    min_backoff=5000,
+    max_backoff=60000,
+)
 def poll_auction_proposals() -> None:
     """Read new auction proposals from the payroll system and ingest them (idempotent), then
     schedule the next poll when polling on a schedule is on."""

@@ -1,13 +1,19 @@
 """Contract actors: generation (PDF + signing process), the 3-minute watchdog, signature expiry
 at the deadline, and releasing the providers of a contract that will never be paid."""
+
 import dramatiq
 
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
 
 
-@dramatiq.actor(actor_name=ActorName.GENERATE_CONTRACT.value, queue_name=queue_name(CONTRACT), max_retries=3,
-                min_backoff=1000, max_backoff=30000)
+@dramatiq.actor(
+    actor_name=ActorName.GENERATE_CONTRACT.value,
+    queue_name=queue_name(CONTRACT),
+    max_retries=3,
+    min_backoff=1000,
+    max_backoff=30000,
+)
 def generate_contract(contract_id: str) -> None:
     """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
     from models.services.contract.generation import generate
@@ -31,8 +37,13 @@ def expire_signature(contract_id: str) -> None:
     expire(contract_id)
 
 
-@dramatiq.actor(actor_name=ActorName.RELEASE_CONTRACT.value, queue_name=queue_name(CONTRACT), max_retries=3,
-                min_backoff=5000, max_backoff=300000)
+@dramatiq.actor(
+    actor_name=ActorName.RELEASE_CONTRACT.value,
+    queue_name=queue_name(CONTRACT),
+    max_retries=3,
+    min_backoff=5000,
+    max_backoff=300000,
+)
 def release_contract(contract_id: str) -> None:
     """Cancel the funding application and the signing process (best effort, retried)."""
     from models.services.contract.release import release

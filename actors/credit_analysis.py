@@ -1,4 +1,5 @@
 """Credit analysis actors: run an analysis, the scheduled payroll auto-retry, and the give-up hook."""
+
 import dramatiq
 
 from models.services.platform.actor_names import ActorName
@@ -7,8 +8,15 @@ from rabbitmq.queues import CREDIT_ANALYSIS, queue_name
 QUEUE = queue_name(CREDIT_ANALYSIS)
 
 
-@dramatiq.actor(actor_name=ActorName.RUN_CREDIT_ANALYSIS.value, queue_name=QUEUE, max_retries=2, min_backoff=500,
-                max_backoff=5000, on_failure=ActorName.CREDIT_ANALYSIS_GAVE_UP.value, time_limit=10 * 60 * 1000)
+@dramatiq.actor(
+    actor_name=ActorName.RUN_CREDIT_ANALYSIS.value,
+    queue_name=QUEUE,
+    max_retries=2,
+    min_backoff=500,
+    max_backoff=5000,
+    on_failure=ActorName.CREDIT_ANALYSIS_GAVE_UP.value,
+    time_limit=10 * 60 * 1000,
+)
 def run_credit_analysis(analysis_id: str) -> None:
     """Margin, engine and offers for one analysis (idempotent: a finished analysis is left alone)."""
     from models.services.credit.analysis_runner import run
@@ -16,9 +24,13 @@ def run_credit_analysis(analysis_id: str) -> None:
     run(analysis_id)
 
 
-@dramatiq.actor(actor_name=ActorName.AUTO_RETRY_CREDIT_ANALYSIS.value,
-                queue_name=QUEUE, max_retries=2, min_backoff=500,
-                max_backoff=5000)
+@dramatiq.actor(
+    actor_name=ActorName.AUTO_RETRY_CREDIT_ANALYSIS.value,
+    queue_name=QUEUE,
+    max_retries=2,
+    min_backoff=500,
+    max_backoff=5000,
+)
 def auto_retry_credit_analysis(analysis_id: str) -> None:
     """Released by the outbox scheduler when a payroll failure's automatic retry is due."""
     from models.services.credit.analysis_runner import auto_retry

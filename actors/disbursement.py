@@ -1,13 +1,18 @@
 """After-signature actors: fraud routing and decision, payroll endorsement, and the payment."""
+
 import dramatiq
 
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import DISBURSEMENT, queue_name
 
 
-@dramatiq.actor(actor_name=ActorName.PROCESS_SIGNED_CONTRACT.value,
-                queue_name=queue_name(DISBURSEMENT), max_retries=3,
-                min_backoff=1000, max_backoff=60000)
+@dramatiq.actor(
+    actor_name=ActorName.PROCESS_SIGNED_CONTRACT.value,
+    queue_name=queue_name(DISBURSEMENT),
+    max_retries=3,
+    min_backoff=1000,
+    max_backoff=60000,
+)
 def process_signed_contract(contract_id: str) -> None:
     """SIGNED: fraud analysis when needed, else endorsement."""
     from models.services.disbursement.post_signature import route_signed
@@ -15,8 +20,13 @@ def process_signed_contract(contract_id: str) -> None:
     route_signed(contract_id)
 
 
-@dramatiq.actor(actor_name=ActorName.RUN_FRAUD_ANALYSIS.value, queue_name=queue_name(DISBURSEMENT), max_retries=3,
-                min_backoff=1000, max_backoff=60000)
+@dramatiq.actor(
+    actor_name=ActorName.RUN_FRAUD_ANALYSIS.value,
+    queue_name=queue_name(DISBURSEMENT),
+    max_retries=3,
+    min_backoff=1000,
+    max_backoff=60000,
+)
 def run_fraud_analysis(contract_id: str) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED or ANALYSIS_REPROVED."""
     from models.services.disbursement.post_signature import decide_fraud
@@ -24,8 +34,13 @@ def run_fraud_analysis(contract_id: str) -> None:
     decide_fraud(contract_id)
 
 
-@dramatiq.actor(actor_name=ActorName.ENDORSE_CONTRACT.value, queue_name=queue_name(DISBURSEMENT), max_retries=5,
-                min_backoff=1000, max_backoff=300000)
+@dramatiq.actor(
+    actor_name=ActorName.ENDORSE_CONTRACT.value,
+    queue_name=queue_name(DISBURSEMENT),
+    max_retries=5,
+    min_backoff=1000,
+    max_backoff=300000,
+)
 def endorse_contract(contract_id: str) -> None:
     """Payroll endorsement (ERROR and re-queued past the maintenance window), then the payment schedule."""
     from models.services.disbursement.post_signature import endorse
@@ -33,8 +48,13 @@ def endorse_contract(contract_id: str) -> None:
     endorse(contract_id)
 
 
-@dramatiq.actor(actor_name=ActorName.DISBURSE.value, queue_name=queue_name(DISBURSEMENT), max_retries=5,
-                min_backoff=500, max_backoff=300000)
+@dramatiq.actor(
+    actor_name=ActorName.DISBURSE.value,
+    queue_name=queue_name(DISBURSEMENT),
+    max_retries=5,
+    min_backoff=500,
+    max_backoff=300000,
+)
 def disburse(contract_id: str) -> None:
     """Pay the customer once (idempotency key) and record DISBURSED or DISBURSEMENT_FAILED."""
     from models.services.disbursement.payment import disburse as pay

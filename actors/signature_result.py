@@ -1,13 +1,18 @@
 """Signature-result actor: the provider's outcome (callback or sandbox) applied to the proposal."""
+
 import dramatiq
 
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import SIGNATURE_RESULT, queue_name
 
 
-@dramatiq.actor(actor_name=ActorName.HANDLE_SIGNATURE_RESULT.value,
-                queue_name=queue_name(SIGNATURE_RESULT), max_retries=3,
-                min_backoff=500, max_backoff=10000)
+@dramatiq.actor(
+    actor_name=ActorName.HANDLE_SIGNATURE_RESULT.value,
+    queue_name=queue_name(SIGNATURE_RESULT),
+    max_retries=3,
+    min_backoff=500,
+    max_backoff=10000,
+)
 def handle_signature_result(process_id: str, event: str, results: dict) -> None:
     """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates ignored)."""
     from models.services.contract.signature import handle_result

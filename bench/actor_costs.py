@@ -15,6 +15,7 @@ counting its SQL statements. Default database: a fresh SQLite file (the embedded
 this script and tests/builders.py added) and prints both side by side. Not a test: figures depend
 on the machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,9 +61,14 @@ def _proposal(cpf: str):
     from models.domain.loan.pricing import Pricing
     from tests.builders import pre_accepted_proposal, with_bank_account
 
-    pricing = Pricing(monthly_rate=Decimal("0.0199"), tac=Decimal("0.00"), insurance_rate=Decimal("0.035"),
-                      min_amount=Decimal("300.00"), max_amount=Decimal("150000.00"),
-                      min_installment_amount=Decimal("30.00"))
+    pricing = Pricing(
+        monthly_rate=Decimal("0.0199"),
+        tac=Decimal("0.00"),
+        insurance_rate=Decimal("0.035"),
+        min_amount=Decimal("300.00"),
+        max_amount=Decimal("150000.00"),
+        min_installment_amount=Decimal("30.00"),
+    )
     return with_bank_account(pre_accepted_proposal(cpf=cpf, installments=96, pricing=pricing))
 
 
@@ -94,16 +100,33 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
     process_id = Contract.get_by_id(contract.id).unico_process_id
     for event, results in (("PROCESS_STARTED", {}), ("PROCESS_FINISHED", PASSING_RESULTS)):
         with db.connection_context():
-            _timed(samples, "handle_signature_result", counter,
-                   lambda event=event, results=results: signatures.handle_result(process_id, event, dict(results)))
-    changes = [c.id for c in StatusChange.select(StatusChange.id).where(StatusChange.proposal == proposal.id)
-               .order_by(StatusChange.sequence)]
+            _timed(
+                samples,
+                "handle_signature_result",
+                counter,
+                lambda event=event, results=results: signatures.handle_result(process_id, event, dict(results)),
+            )
+    changes = [
+        c.id
+        for c in StatusChange.select(StatusChange.id)
+        .where(StatusChange.proposal == proposal.id)
+        .order_by(StatusChange.sequence)
+    ]
     for change_id in changes:
         with db.connection_context():
-            _timed(samples, "deliver_status_change", counter, lambda change_id=change_id: status_delivery.deliver(change_id))
+            _timed(
+                samples,
+                "deliver_status_change",
+                counter,
+                lambda change_id=change_id: status_delivery.deliver(change_id),
+            )
     for _ in range(detail_reads):
-        response = _timed(samples, "GET /v1/proposals/<id>", counter,
-                          lambda: client.get(f"/v1/proposals/{proposal.id}", headers=headers))
+        response = _timed(
+            samples,
+            "GET /v1/proposals/<id>",
+            counter,
+            lambda: client.get(f"/v1/proposals/{proposal.id}", headers=headers),
+        )
         assert response.status_code == 200, response.get_json()
 
 
@@ -133,9 +156,15 @@ def measure(n: int, warmup: int, detail_reads: int) -> dict:
         _iteration(samples, counter, client, headers, _cpf(base + i), detail_reads)
     if not db.is_closed():
         db.close()
-    return {name: {"calls": len(rows), "mean_ms": statistics.fmean(r[0] for r in rows) * 1000,
-                   "p50_ms": statistics.median(r[0] for r in rows) * 1000,
-                   "queries": statistics.fmean(r[1] for r in rows)} for name, rows in samples.items()}
+    return {
+        name: {
+            "calls": len(rows),
+            "mean_ms": statistics.fmean(r[0] for r in rows) * 1000,
+            "p50_ms": statistics.median(r[0] for r in rows) * 1000,
+            "queries": statistics.fmean(r[1] for r in rows),
+        }
+        for name, rows in samples.items()
+    }
 
 
 def _baseline(ref: str, argv: list[str]) -> dict:
@@ -147,8 +176,13 @@ def _baseline(ref: str, argv: list[str]) -> dict:
         shutil.copy(Path(__file__), workdir / "bench" / "actor_costs.py")
         (workdir / "tests").mkdir(exist_ok=True)
         shutil.copy(ROOT / "tests" / "builders.py", workdir / "tests" / "builders.py")
-        output = subprocess.run([sys.executable, "-m", "bench.actor_costs", "--json", *argv], cwd=workdir,
-                                check=True, capture_output=True, text=True).stdout
+        output = subprocess.run(
+            [sys.executable, "-m", "bench.actor_costs", "--json", *argv],
+            cwd=workdir,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         return json.loads(output.strip().splitlines()[-1])
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -193,8 +227,10 @@ def main() -> None:
         _print(f"before ({args.baseline})", before)
     _print("after (this tree)" if before is not None else "this tree", after)
     if before is not None:
-        print("  speed-up: " + ", ".join(f"{name} x{before[name]['mean_ms'] / after[name]['mean_ms']:.1f}"
-                                         for name in PATHS))
+        print(
+            "  speed-up: "
+            + ", ".join(f"{name} x{before[name]['mean_ms'] / after[name]['mean_ms']:.1f}" for name in PATHS)
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """The calls the benchmark times: every documented filter and sort, and the other read routes."""
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -11,8 +12,12 @@ from models.settings import current
 
 
 def headers_for() -> dict[str, dict]:
-    return {code: {"Authorization": "Bearer " + issue_token(current(), origin=code, client_id=f"bench-{code}")["access_token"]}
-            for code in ("PARTNER_A", "PARTNER_B")}
+    return {
+        code: {
+            "Authorization": "Bearer " + issue_token(current(), origin=code, client_id=f"bench-{code}")["access_token"]
+        }
+        for code in ("PARTNER_A", "PARTNER_B")
+    }
 
 
 def listing(name: str, origin: str = "PARTNER_A", **params) -> tuple[str, str, str]:
@@ -26,8 +31,17 @@ def cases() -> list[tuple[str, str, str]]:
     full = [
         listing("default (created_at:desc)"),
         listing("default, PARTNER_B", origin="PARTNER_B"),
-        *[listing(f"sort {sort}", sort=sort) for sort in ("created_at:asc", "created_at:desc", "updated_at:asc",
-                                                           "updated_at:desc", "full_name:asc", "full_name:desc")],
+        *[
+            listing(f"sort {sort}", sort=sort)
+            for sort in (
+                "created_at:asc",
+                "created_at:desc",
+                "updated_at:asc",
+                "updated_at:desc",
+                "full_name:asc",
+                "full_name:desc",
+            )
+        ],
         listing("limit=100", limit=100),
         listing("page=500 (offset 4,990)", page=500),
         listing("page=100 limit=100, full_name:asc", page=100, limit=100, sort="full_name:asc"),
@@ -48,14 +62,27 @@ def cases() -> list[tuple[str, str, str]]:
         listing("bank_code 341", bank_code="341"),
         listing("created range 1 month", created_from="2026-06-01", created_to="2026-06-30"),
         listing("created range 1 day", created_from="2026-06-15", created_to="2026-06-15"),
-        listing("updated range 1 week, sort updated_at:desc", updated_from="2026-09-01", updated_to="2026-09-07",
-                sort="updated_at:desc"),
-        listing("status + created month + sort full_name", status="DISBURSED", created_from="2026-06-01",
-                created_to="2026-06-30", sort="full_name:asc"),
+        listing(
+            "updated range 1 week, sort updated_at:desc",
+            updated_from="2026-09-01",
+            updated_to="2026-09-07",
+            sort="updated_at:desc",
+        ),
+        listing(
+            "status + created month + sort full_name",
+            status="DISBURSED",
+            created_from="2026-06-01",
+            created_to="2026-06-30",
+            sort="full_name:asc",
+        ),
         listing("full_name + email + bank", full_name="silva", email="gmail", bank_code="001"),
         listing("no match", cpf="00000000000"),
         ("statistics, all time", "/v1/proposals/statistics", "PARTNER_A"),
-        ("statistics, one month", "/v1/proposals/statistics?created_from=2026-06-01&created_to=2026-06-30", "PARTNER_A"),
+        (
+            "statistics, one month",
+            "/v1/proposals/statistics?created_from=2026-06-01&created_to=2026-06-30",
+            "PARTNER_A",
+        ),
         ("detail", f"/v1/proposals/{sample.id}", "PARTNER_A"),
         ("analysis-data", f"/v1/proposals/{sample.id}/analysis-data", "PARTNER_A"),
         ("message-timeline", f"/v1/proposals/{sample.id}/message-timeline", "PARTNER_A"),

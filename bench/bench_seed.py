@@ -1,4 +1,5 @@
 """Fast seeding of the bench database with COPY (proposals, history, offers, analyses, contracts)."""
+
 from __future__ import annotations
 
 import io
@@ -10,22 +11,105 @@ import psycopg2
 
 from models.domain.cpf import with_check_digits
 
-FIRST = ["MARIA", "JOSE", "ANA", "JOAO", "FRANCISCO", "ANTONIO", "CARLOS", "PAULO", "PEDRO", "LUCAS", "LUIZ",
-         "MARCOS", "LUIS", "GABRIEL", "RAFAEL", "DANIEL", "MARCELO", "BRUNO", "EDUARDO", "FELIPE", "JULIANA",
-         "MARCIA", "FERNANDA", "PATRICIA", "ALINE", "SANDRA", "CAMILA", "AMANDA", "BRUNA", "JESSICA", "LETICIA"]
-LAST = ["SILVA", "SANTOS", "OLIVEIRA", "SOUZA", "RODRIGUES", "FERREIRA", "ALVES", "PEREIRA", "LIMA", "GOMES",
-        "COSTA", "RIBEIRO", "MARTINS", "CARVALHO", "ALMEIDA", "LOPES", "SOARES", "FERNANDES", "VIEIRA", "BARBOSA",
-        "ROCHA", "DIAS", "NASCIMENTO", "ANDRADE", "MOREIRA", "NUNES", "MARQUES", "MACHADO", "MENDES", "FREITAS"]
+FIRST = [
+    "MARIA",
+    "JOSE",
+    "ANA",
+    "JOAO",
+    "FRANCISCO",
+    "ANTONIO",
+    "CARLOS",
+    "PAULO",
+    "PEDRO",
+    "LUCAS",
+    "LUIZ",
+    "MARCOS",
+    "LUIS",
+    "GABRIEL",
+    "RAFAEL",
+    "DANIEL",
+    "MARCELO",
+    "BRUNO",
+    "EDUARDO",
+    "FELIPE",
+    "JULIANA",
+    "MARCIA",
+    "FERNANDA",
+    "PATRICIA",
+    "ALINE",
+    "SANDRA",
+    "CAMILA",
+    "AMANDA",
+    "BRUNA",
+    "JESSICA",
+    "LETICIA",
+]
+LAST = [
+    "SILVA",
+    "SANTOS",
+    "OLIVEIRA",
+    "SOUZA",
+    "RODRIGUES",
+    "FERREIRA",
+    "ALVES",
+    "PEREIRA",
+    "LIMA",
+    "GOMES",
+    "COSTA",
+    "RIBEIRO",
+    "MARTINS",
+    "CARVALHO",
+    "ALMEIDA",
+    "LOPES",
+    "SOARES",
+    "FERNANDES",
+    "VIEIRA",
+    "BARBOSA",
+    "ROCHA",
+    "DIAS",
+    "NASCIMENTO",
+    "ANDRADE",
+    "MOREIRA",
+    "NUNES",
+    "MARQUES",
+    "MACHADO",
+    "MENDES",
+    "FREITAS",
+]
 DOMAINS = ["gmail.com", "hotmail.com", "outlook.com", "yahoo.com.br", "uol.com.br", "bol.com.br", "empresa.com.br"]
 BANKS = ["001", "033", "104", "237", "260", "341", "077", "336", "290", "323"]
-PATH = ["CREATED", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS", "CREDIT_CHECK_COMPLETED",
-        "OFFERS_RECEIVED", "OFFER_SELECTED", "PRE_ACCEPTED", "BANK_DATA_SUBMITTED", "CONTRACT_GENERATION_IN_PROGRESS",
-        "CONTRACT_GENERATED", "AWAITING_SIGNATURE", "SIGNED", "DISBURSED"]
+PATH = [
+    "CREATED",
+    "TOKEN_SENT",
+    "TOKEN_VALIDATED",
+    "CREDIT_ANALYSIS_IN_PROGRESS",
+    "CREDIT_CHECK_COMPLETED",
+    "OFFERS_RECEIVED",
+    "OFFER_SELECTED",
+    "PRE_ACCEPTED",
+    "BANK_DATA_SUBMITTED",
+    "CONTRACT_GENERATION_IN_PROGRESS",
+    "CONTRACT_GENERATED",
+    "AWAITING_SIGNATURE",
+    "SIGNED",
+    "DISBURSED",
+]
 # Final status -> (weight, index in PATH of the last step before it, or None when it is on the path).
-OUTCOMES = {"CREATED": (8, None), "TOKEN_SENT": (10, None), "TOKEN_VALIDATED": (6, None),
-            "CREDIT_ANALYSIS_FAILED": (3, 3), "REJECTED": (12, 3), "OFFERS_RECEIVED": (10, None),
-            "EXPIRED": (12, 5), "PRE_ACCEPTED": (5, None), "BANK_DATA_SUBMITTED": (4, None),
-            "AWAITING_SIGNATURE": (5, None), "CANCELED": (3, 11), "SIGNED": (4, None), "DISBURSED": (18, None)}
+OUTCOMES = {
+    "CREATED": (8, None),
+    "TOKEN_SENT": (10, None),
+    "TOKEN_VALIDATED": (6, None),
+    "CREDIT_ANALYSIS_FAILED": (3, 3),
+    "REJECTED": (12, 3),
+    "OFFERS_RECEIVED": (10, None),
+    "EXPIRED": (12, 5),
+    "PRE_ACCEPTED": (5, None),
+    "BANK_DATA_SUBMITTED": (4, None),
+    "AWAITING_SIGNATURE": (5, None),
+    "CANCELED": (3, 11),
+    "SIGNED": (4, None),
+    "DISBURSED": (18, None),
+}
 END = datetime(2026, 11, 20, tzinfo=timezone.utc)
 
 
@@ -62,44 +146,197 @@ def seed(url: str, per_origin: int) -> None:
             phone = f"+55{rnd.randrange(11, 99)}9{rnd.randrange(10**8):08d}"
             banked = "BANK_DATA_SUBMITTED" in steps
             offer_id = str(uuid.uuid4()) if "OFFER_SELECTED" in steps else None
-            proposals.append((pid, origin, "7c1f3f4e-0000-4000-8000-000000000001", cpf,
-                              f"{first} {rnd.choice(LAST)} {last}", "1980-01-01", email, phone, status,
-                              rnd.choice(BANKS) if banked else None, "0001" if banked else None,
-                              f"{rnd.randrange(10**7):08d}" if banked else None, "1" if banked else None,
-                              "checking" if banked else None, "f", offer_id, len(steps) - 1,
-                              created.replace(tzinfo=None), updated.replace(tzinfo=None)))
+            proposals.append(
+                (
+                    pid,
+                    origin,
+                    "7c1f3f4e-0000-4000-8000-000000000001",
+                    cpf,
+                    f"{first} {rnd.choice(LAST)} {last}",
+                    "1980-01-01",
+                    email,
+                    phone,
+                    status,
+                    rnd.choice(BANKS) if banked else None,
+                    "0001" if banked else None,
+                    f"{rnd.randrange(10**7):08d}" if banked else None,
+                    "1" if banked else None,
+                    "checking" if banked else None,
+                    "f",
+                    offer_id,
+                    len(steps) - 1,
+                    created.replace(tzinfo=None),
+                    updated.replace(tzinfo=None),
+                )
+            )
             for seq, new in enumerate(steps):
-                history.append((pid, seq, steps[seq - 1] if seq else None, new, "SEED", "http",
-                                (created + timedelta(minutes=seq)).replace(tzinfo=None)))
+                history.append(
+                    (
+                        pid,
+                        seq,
+                        steps[seq - 1] if seq else None,
+                        new,
+                        "SEED",
+                        "http",
+                        (created + timedelta(minutes=seq)).replace(tzinfo=None),
+                    )
+                )
             if "CREDIT_CHECK_COMPLETED" in steps:
                 approved = (created + timedelta(minutes=4)).replace(tzinfo=None)
-                analyses.append((str(uuid.uuid4()), pid, cpf, origin, "APPROVED", 1, "initial", "hybrid", "f",
-                                 "f", "10000.00", approved, approved, approved))
+                analyses.append(
+                    (
+                        str(uuid.uuid4()),
+                        pid,
+                        cpf,
+                        origin,
+                        "APPROVED",
+                        1,
+                        "initial",
+                        "hybrid",
+                        "f",
+                        "f",
+                        "10000.00",
+                        approved,
+                        approved,
+                        approved,
+                    )
+                )
             if offer_id:
-                offers.append((offer_id, pid, "analysis", "standard", "5000.00", 24, "289.15", "1.9900",
-                               (created + timedelta(days=7)).replace(tzinfo=None), "{}", created.replace(tzinfo=None)))
+                offers.append(
+                    (
+                        offer_id,
+                        pid,
+                        "analysis",
+                        "standard",
+                        "5000.00",
+                        24,
+                        "289.15",
+                        "1.9900",
+                        (created + timedelta(days=7)).replace(tzinfo=None),
+                        "{}",
+                        created.replace(tzinfo=None),
+                    )
+                )
             if "CONTRACT_GENERATED" in steps:
                 paid = (created + timedelta(days=2)).replace(tzinfo=None) if status == "DISBURSED" else None
-                contracts.append((str(uuid.uuid4()), pid, offer_id, origin, cpf, "ISSUED", "5000.00", "6939.60",
-                                  "289.15", 24, "1.9900", "2026-12-05", "2028-11-05", "f", paid,
-                                  created.replace(tzinfo=None), created.replace(tzinfo=None)))
+                contracts.append(
+                    (
+                        str(uuid.uuid4()),
+                        pid,
+                        offer_id,
+                        origin,
+                        cpf,
+                        "ISSUED",
+                        "5000.00",
+                        "6939.60",
+                        "289.15",
+                        24,
+                        "1.9900",
+                        "2026-12-05",
+                        "2028-11-05",
+                        "f",
+                        paid,
+                        created.replace(tzinfo=None),
+                        created.replace(tzinfo=None),
+                    )
+                )
     conn = psycopg2.connect(url)
     with conn, conn.cursor() as cur:
-        _copy(cur, "proposal", ["id", "origin", "product_id", "cpf", "full_name", "birth_date", "email", "phone",
-                                "status", "bank_code", "bank_branch", "bank_account", "bank_account_digit",
-                                "account_type", "use_pix_cpf", "selected_offer_id", "status_sequence",
-                                "created_at", "updated_at"], proposals)
-        _copy(cur, "status_change", ["proposal_id", "sequence", "old_status", "new_status", "trigger", "source",
-                                     "changed_at"], history)
-        _copy(cur, "credit_analysis", ["id", "proposal_id", "cpf", "origin", "outcome", "attempt", "kind", "mode",
-                                       "promotional", "retryable", "pod_limit_max", "started_at", "finished_at",
-                                       "approved_at"], analyses)
-        _copy(cur, "offer", ["id", "proposal_id", "source", "kind", "principal_amount", "installments",
-                             "installment_amount", "interest_rate", "expires_at", "payload", "created_at"], offers)
-        _copy(cur, "contract", ["id", "proposal_id", "offer_id", "origin", "cpf", "status", "principal_amount",
-                                "total_amount", "installment_amount", "installments", "interest_rate",
-                                "first_due_date", "final_due_date", "has_original_document",
-                                "disbursement_paid_at", "created_at", "updated_at"], contracts)
+        _copy(
+            cur,
+            "proposal",
+            [
+                "id",
+                "origin",
+                "product_id",
+                "cpf",
+                "full_name",
+                "birth_date",
+                "email",
+                "phone",
+                "status",
+                "bank_code",
+                "bank_branch",
+                "bank_account",
+                "bank_account_digit",
+                "account_type",
+                "use_pix_cpf",
+                "selected_offer_id",
+                "status_sequence",
+                "created_at",
+                "updated_at",
+            ],
+            proposals,
+        )
+        _copy(
+            cur,
+            "status_change",
+            ["proposal_id", "sequence", "old_status", "new_status", "trigger", "source", "changed_at"],
+            history,
+        )
+        _copy(
+            cur,
+            "credit_analysis",
+            [
+                "id",
+                "proposal_id",
+                "cpf",
+                "origin",
+                "outcome",
+                "attempt",
+                "kind",
+                "mode",
+                "promotional",
+                "retryable",
+                "pod_limit_max",
+                "started_at",
+                "finished_at",
+                "approved_at",
+            ],
+            analyses,
+        )
+        _copy(
+            cur,
+            "offer",
+            [
+                "id",
+                "proposal_id",
+                "source",
+                "kind",
+                "principal_amount",
+                "installments",
+                "installment_amount",
+                "interest_rate",
+                "expires_at",
+                "payload",
+                "created_at",
+            ],
+            offers,
+        )
+        _copy(
+            cur,
+            "contract",
+            [
+                "id",
+                "proposal_id",
+                "offer_id",
+                "origin",
+                "cpf",
+                "status",
+                "principal_amount",
+                "total_amount",
+                "installment_amount",
+                "installments",
+                "interest_rate",
+                "first_due_date",
+                "final_due_date",
+                "has_original_document",
+                "disbursement_paid_at",
+                "created_at",
+                "updated_at",
+            ],
+            contracts,
+        )
     conn.autocommit = True
     with conn.cursor() as cur:
         cur.execute("VACUUM ANALYZE")

@@ -1,11 +1,12 @@
 """Where the time went: totals per actor and per API route, read from the service's /metrics."""
+
 from __future__ import annotations
 
 import re
 
 import requests
 
-_SAMPLE = re.compile(r'^consignado_(actor|http_request)_duration_seconds_(sum|count)\{(.*)\} (\S+)$')
+_SAMPLE = re.compile(r"^consignado_(actor|http_request)_duration_seconds_(sum|count)\{(.*)\} (\S+)$")
 
 
 def breakdown(base_url: str) -> dict[str, list[tuple[str, float, int]]]:

@@ -3,6 +3,7 @@
 Each step is one function of the flow (start ... disbursed). A route that is not deployed yet
 raises RouteMissing(step) so callers can run the steps that exist and say which are missing.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,11 +12,19 @@ from urllib.parse import urljoin
 
 import requests
 
-ANALYSIS_BODY = {"ip": "127.0.0.1", "geolocation": {"latitude": -23.5505, "longitude": -46.6333},
-                 "document_text": "I authorise the payroll margin query and the credit analysis.",
-                 "channel": "web"}
-BANK_ACCOUNT = {"bank_code": "001", "bank_branch": "1234", "bank_account": "123456",
-                "bank_account_digit": "7", "account_type": "checking"}
+ANALYSIS_BODY = {
+    "ip": "127.0.0.1",
+    "geolocation": {"latitude": -23.5505, "longitude": -46.6333},
+    "document_text": "I authorise the payroll margin query and the credit analysis.",
+    "channel": "web",
+}
+BANK_ACCOUNT = {
+    "bank_code": "001",
+    "bank_branch": "1234",
+    "bank_account": "123456",
+    "bank_account_digit": "7",
+    "account_type": "checking",
+}
 
 
 class RouteMissing(Exception):
@@ -48,8 +57,9 @@ def valid_cpf(rng: random.Random) -> str:
 class PartnerClient:
     """Token handling as the spec advises: fetched once, reused, renewed on 401."""
 
-    def __init__(self, base_url: str, client_id: str, client_secret: str, timeout: float = 60.0,
-                 poll_interval: float = 2.0) -> None:
+    def __init__(
+        self, base_url: str, client_id: str, client_secret: str, timeout: float = 60.0, poll_interval: float = 2.0
+    ) -> None:
         self.root = base_url.rstrip("/").removesuffix("/v1")
         self.api = self.root + "/v1"
         self.client_id, self.client_secret = client_id, client_secret
@@ -58,8 +68,11 @@ class PartnerClient:
         self._token: str | None = None
 
     def token(self) -> str:
-        response = self.session.post(self.root + "/oauth2/token", timeout=self.timeout, data={
-            "grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self.client_secret})
+        response = self.session.post(
+            self.root + "/oauth2/token",
+            timeout=self.timeout,
+            data={"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self.client_secret},
+        )
         if response.status_code != 200:
             raise StepFailed("token", response)
         self._token = response.json()["access_token"]

@@ -8,6 +8,7 @@ webhook received, and saves the contract PDF.
 
     python -m bench.demo [--base-url http://127.0.0.1:8000] [--out var/demo-contract.pdf]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def point_webhook(partner: str, url: str) -> None:
     """`make cli ARGS="partners update <partner> --webhook-url <url> --webhook-auth none"`."""
-    command = [sys.executable, "-m", "flask", "--app", "app:create_app", "partners", "update", partner,
-               "--webhook-url", url, "--webhook-auth", "none"]
+    command = [
+        sys.executable,
+        "-m",
+        "flask",
+        "--app",
+        "app:create_app",
+        "partners",
+        "update",
+        partner,
+        "--webhook-url",
+        url,
+        "--webhook-auth",
+        "none",
+    ]
     print(f"$ flask --app app:create_app partners update {partner} --webhook-url {url} --webhook-auth none")
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
@@ -50,8 +63,12 @@ def main() -> int:
     point_webhook(args.partner, receiver.url)
 
     rng = random.Random()
-    state = {"cpf": valid_cpf(rng), "full_name": "Maria da Silva Demo", "email": "maria.demo@example.com",
-             "phone": f"+55119{rng.randint(0, 99_999_999):08d}"}
+    state = {
+        "cpf": valid_cpf(rng),
+        "full_name": "Maria da Silva Demo",
+        "email": "maria.demo@example.com",
+        "phone": f"+55119{rng.randint(0, 99_999_999):08d}",
+    }
     client = PartnerClient(args.base_url, args.client_id, args.client_secret, poll_interval=2.0)
     client.token()
     print(f"token: obtained for {args.client_id} (reused for every call)\n")

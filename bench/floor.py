@@ -4,6 +4,7 @@ Worker entry point: `dramatiq bench.floor --queues <prefix>floor` with AMQP_URL,
 QUEUE_PREFIX set. Same broker settings as the service (RabbitMQ, publisher confirms), no outbox,
 no ORM, no service code: what any design pays for that many hops on this machine.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,7 +36,10 @@ def _cursor():
 def floor_hop(chain_id: int, remaining: int) -> None:
     """One hop: one UPDATE, then the next hop (the last one stamps finished_at)."""
     with _cursor() as cursor:
-        cursor.execute("UPDATE bench_floor SET hops = hops + 1, finished_at = CASE WHEN %s = 0 "
-                       "THEN clock_timestamp() ELSE finished_at END WHERE id = %s", (remaining, chain_id))
+        cursor.execute(
+            "UPDATE bench_floor SET hops = hops + 1, finished_at = CASE WHEN %s = 0 "
+            "THEN clock_timestamp() ELSE finished_at END WHERE id = %s",
+            (remaining, chain_id),
+        )
     if remaining:
         floor_hop.send(chain_id, remaining - 1)

@@ -1,4 +1,5 @@
 """Runs the floor (bench/floor.py) on the bench database and queue prefix and measures it."""
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,17 @@ def run(env, n: int, hops: int) -> dict:
     cursor = connection.cursor()
     cursor.execute(floor.CREATE)
     cursor.execute("TRUNCATE bench_floor")
-    env.spawn(os.path.join(os.path.dirname(sys.executable), "dramatiq"), "bench.floor", "--processes",
-              str(processes), "--threads", str(threads), "--queues", env.prefix + "floor", log_name="floor")
+    env.spawn(
+        os.path.join(os.path.dirname(sys.executable), "dramatiq"),
+        "bench.floor",
+        "--processes",
+        str(processes),
+        "--threads",
+        str(threads),
+        "--queues",
+        env.prefix + "floor",
+        log_name="floor",
+    )
     floor.broker.declare_queue(floor.QUEUE)
     time.sleep(3.0)  # worker processes boot and start consuming
     cursor.execute("INSERT INTO bench_floor (id) SELECT generate_series(1, %s)", (n,))
@@ -56,11 +66,17 @@ def run(env, n: int, hops: int) -> dict:
         if cursor.fetchone()[0] >= n:
             break
         time.sleep(0.05)
-    cursor.execute("SELECT extract(epoch FROM max(finished_at) - min(started_at)), "
-                   "array_agg(extract(epoch FROM finished_at - started_at)) FROM bench_floor")
+    cursor.execute(
+        "SELECT extract(epoch FROM max(finished_at) - min(started_at)), "
+        "array_agg(extract(epoch FROM finished_at - started_at)) FROM bench_floor"
+    )
     wall, latencies = cursor.fetchone()
     connection.close()
     env.stop()
     latencies = [float(value) for value in latencies]
-    return {"wall": float(wall), "p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
-            "layout": f"{processes} processes x {threads} threads"}
+    return {
+        "wall": float(wall),
+        "p50": percentile(latencies, 50),
+        "p95": percentile(latencies, 95),
+        "layout": f"{processes} processes x {threads} threads",
+    }

@@ -2,6 +2,7 @@
 
 ``run_flow`` returns the seconds each step took; ``on_step(name, seconds, info)`` reports progress.
 """
+
 from __future__ import annotations
 
 import time
@@ -9,13 +10,26 @@ from urllib.parse import urlsplit
 
 from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, RouteMissing, StepFailed
 
-STEPS = ("start", "contact", "sms_token", "validate_token", "credit_analysis", "simulate", "pre_accept",
-         "banking_data", "contract", "sign", "disbursed")
+STEPS = (
+    "start",
+    "contact",
+    "sms_token",
+    "validate_token",
+    "credit_analysis",
+    "simulate",
+    "pre_accept",
+    "banking_data",
+    "contract",
+    "sign",
+    "disbursed",
+)
 ANALYSIS_DONE = ("OFFERS_RECEIVED", "CREDIT_CHECK_COMPLETED")
 PAYROLL_RETRY = "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
-MAINTENANCE_HINT = ("(outside the sandbox environment the payroll system refuses margin queries from the 20th "
-                    "22:00 to the 23rd 06:00, São Paulo; run the service with APP_ENV=sandbox, where "
-                    "payroll_window.enforced is off, to walk the flow on any day)")
+MAINTENANCE_HINT = (
+    "(outside the sandbox environment the payroll system refuses margin queries from the 20th "
+    "22:00 to the 23rd 06:00, São Paulo; run the service with APP_ENV=sandbox, where "
+    "payroll_window.enforced is off, to walk the flow on any day)"
+)
 
 
 def _expect(step, response, *codes):
@@ -25,15 +39,33 @@ def _expect(step, response, *codes):
 
 
 def _start(c, state):
-    body = _expect("start", c.call("start", "POST", "/proposals/start", json={
-        "cpf": state["cpf"], "full_name": state["full_name"], "birth_date": "1985-03-10"}), 201, 200)
+    body = _expect(
+        "start",
+        c.call(
+            "start",
+            "POST",
+            "/proposals/start",
+            json={"cpf": state["cpf"], "full_name": state["full_name"], "birth_date": "1985-03-10"},
+        ),
+        201,
+        200,
+    )
     state["proposal_id"] = body["proposal_id"]
     return body["proposal_id"]
 
 
 def _contact(c, state):
-    _expect("contact", c.call("contact", "POST", f"/proposals/{state['proposal_id']}/contact", json={
-        "email": state["email"], "phone": state["phone"]}), 201, 200)
+    _expect(
+        "contact",
+        c.call(
+            "contact",
+            "POST",
+            f"/proposals/{state['proposal_id']}/contact",
+            json={"email": state["email"], "phone": state["phone"]},
+        ),
+        201,
+        200,
+    )
     return state["phone"]
 
 
@@ -47,9 +79,17 @@ def _sms_token(c, state):
 
 
 def _validate_token(c, state):
-    body = _expect("validate_token", c.call("validate_token", "POST",
-                   f"/proposals/{state['proposal_id']}/contact/validate-token",
-                   json={"token": state["sms_token"], "phone": state["phone"]}), 200, 201)
+    body = _expect(
+        "validate_token",
+        c.call(
+            "validate_token",
+            "POST",
+            f"/proposals/{state['proposal_id']}/contact/validate-token",
+            json={"token": state["sms_token"], "phone": state["phone"]},
+        ),
+        200,
+        201,
+    )
     return body.get("status", "TOKEN_VALIDATED")
 
 
@@ -72,16 +112,33 @@ def _credit_analysis(c, state):
 
 
 def _simulate(c, state):
-    body = _expect("simulate", c.call("simulate", "POST", f"/proposals/{state['proposal_id']}/simulate",
-                   json={"installments": state["offer"]["installments"]}), 200)
+    body = _expect(
+        "simulate",
+        c.call(
+            "simulate",
+            "POST",
+            f"/proposals/{state['proposal_id']}/simulate",
+            json={"installments": state["offer"]["installments"]},
+        ),
+        200,
+    )
     offers = [offer for offer in body.get("offers", []) if offer.get("is_available", True)]
     state["selected_offer_id"] = (offers[0] if offers else state["offer"])["id"]
     return f"{body.get('total_offers', len(offers))} offer(s)"
 
 
 def _pre_accept(c, state):
-    body = _expect("pre_accept", c.call("pre_accept", "POST", f"/proposals/{state['proposal_id']}/pre-accept",
-                   json={"selected_offer_id": state["selected_offer_id"]}), 200, 201)
+    body = _expect(
+        "pre_accept",
+        c.call(
+            "pre_accept",
+            "POST",
+            f"/proposals/{state['proposal_id']}/pre-accept",
+            json={"selected_offer_id": state["selected_offer_id"]},
+        ),
+        200,
+        201,
+    )
     return body.get("status", "PRE_ACCEPTED")
 
 
@@ -121,17 +178,32 @@ def _sign(c, state):
 
 def _disbursed(c, state):
     def final(response):
-        return response.status_code == 200 and response.json().get("status") in ("DISBURSED", "DISBURSEMENT_FAILED",
-                                                                                  "SIGNATURE_FAILED", "ERROR")
+        return response.status_code == 200 and response.json().get("status") in (
+            "DISBURSED",
+            "DISBURSEMENT_FAILED",
+            "SIGNATURE_FAILED",
+            "ERROR",
+        )
+
     body = c.poll("disbursed", f"/proposals/{state['proposal_id']}", final, 180).json()
     if body["status"] != "DISBURSED":
         raise StepFailed("disbursed", None, f"ended in {body['status']}")
     return body["status"]
 
 
-ACTIONS = {"start": _start, "contact": _contact, "sms_token": _sms_token, "validate_token": _validate_token,
-           "credit_analysis": _credit_analysis, "simulate": _simulate, "pre_accept": _pre_accept,
-           "banking_data": _banking_data, "contract": _contract, "sign": _sign, "disbursed": _disbursed}
+ACTIONS = {
+    "start": _start,
+    "contact": _contact,
+    "sms_token": _sms_token,
+    "validate_token": _validate_token,
+    "credit_analysis": _credit_analysis,
+    "simulate": _simulate,
+    "pre_accept": _pre_accept,
+    "banking_data": _banking_data,
+    "contract": _contract,
+    "sign": _sign,
+    "disbursed": _disbursed,
+}
 
 
 def run_flow(client: PartnerClient, state: dict, on_step=None) -> dict[str, float]:

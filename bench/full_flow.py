@@ -7,6 +7,7 @@ dramatiq chain of as many hops, each one UPDATE on the same database).
 Starts gunicorn and `make pools`-equivalent pools on a throw-away database and queue prefix and
 removes them at the end. Prints proposals per second, p50/p95 per step, and the ratio to the floor.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,15 @@ def _states(n: int, seed: int) -> list[dict]:
     rng, cpfs = random.Random(seed), set()
     while len(cpfs) < n:
         cpfs.add(valid_cpf(rng))
-    return [{"cpf": cpf, "full_name": f"Bench Customer {_letters(i)}", "email": f"bench{i}@example.com",
-             "phone": f"+55119{seed % 100:02d}{i:06d}"} for i, cpf in enumerate(sorted(cpfs))]
+    return [
+        {
+            "cpf": cpf,
+            "full_name": f"Bench Customer {_letters(i)}",
+            "email": f"bench{i}@example.com",
+            "phone": f"+55119{seed % 100:02d}{i:06d}",
+        }
+        for i, cpf in enumerate(sorted(cpfs))
+    ]
 
 
 _clients = threading.local()
@@ -53,8 +61,7 @@ def _one(base_url: str, state: dict, poll: float) -> tuple[dict, str | None, str
     # One client per partner thread: the token is fetched once and reused, as the spec advises.
     client = getattr(_clients, "client", None)
     if client is None:
-        client = _clients.client = PartnerClient(base_url, "sandbox-partner-a", "sandbox-secret-a",
-                                                 poll_interval=poll)
+        client = _clients.client = PartnerClient(base_url, "sandbox-partner-a", "sandbox-secret-a", poll_interval=poll)
     timings: dict[str, float] = {}
     try:
         run_flow(client, state, on_step=lambda step, seconds, info: timings.__setitem__(step, seconds))
@@ -92,8 +99,16 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float)
     # A proposal stopped by a route that is not deployed still went through every step that exists.
     complete = sum(1 for timings, kind, _ in results if kind in (None, "missing"))
     hops = floor_run.outbox_messages(env.database_url)
-    return {"wall": wall, "per_step": per_step, "missing": missing, "failures": failures,
-            "first_failure": first_failure, "complete": complete, "hops_total": hops, "spent": spent}
+    return {
+        "wall": wall,
+        "per_step": per_step,
+        "missing": missing,
+        "failures": failures,
+        "first_failure": first_failure,
+        "complete": complete,
+        "hops_total": hops,
+        "spent": spent,
+    }
 
 
 def main() -> None:
@@ -125,10 +140,14 @@ def _report(args, flow, reached, floor, hops) -> None:
     if not reached:
         print("  no flow route answered: nothing measured for the flow (floor below)")
         print(f"\nfloor: {n} bare dramatiq chains x {hops} hops (estimated), {floor['layout']}")
-        print(f"  {floor['wall']:.2f} s -> {n / floor['wall']:.1f} chains/s; chain p50 {ms(floor['p50'])}, "
-              f"p95 {ms(floor['p95'])}")
+        print(
+            f"  {floor['wall']:.2f} s -> {n / floor['wall']:.1f} chains/s; chain p50 {ms(floor['p50'])}, "
+            f"p95 {ms(floor['p95'])}"
+        )
         return
-    print(f"  completed the steps that exist: {flow['complete']}/{n} in {flow['wall']:.2f} s -> {n / flow['wall']:.1f} proposals/s")
+    print(
+        f"  completed the steps that exist: {flow['complete']}/{n} in {flow['wall']:.2f} s -> {n / flow['wall']:.1f} proposals/s"
+    )
     print(f"  {'step':<16}{'p50':>12}{'p95':>12}")
     for step in reached:
         values = flow["per_step"][step]
@@ -136,11 +155,15 @@ def _report(args, flow, reached, floor, hops) -> None:
     print(f"  actor messages (outbox rows) per proposal: {flow['hops_total'] / max(1, n):.1f}")
     print_breakdown(flow["spent"])
     print(f"\nfloor: {n} bare dramatiq chains x {hops} hops (one UPDATE each), {floor['layout']}")
-    print(f"  {floor['wall']:.2f} s -> {n / floor['wall']:.1f} chains/s; chain p50 {ms(floor['p50'])}, "
-          f"p95 {ms(floor['p95'])}")
+    print(
+        f"  {floor['wall']:.2f} s -> {n / floor['wall']:.1f} chains/s; chain p50 {ms(floor['p50'])}, "
+        f"p95 {ms(floor['p95'])}"
+    )
     ratio = (n / flow["wall"]) / (n / floor["wall"])
-    print(f"\nratio: flow throughput = {ratio:.2f} x floor throughput "
-          f"(flow wall time {flow['wall'] / floor['wall']:.1f} x floor wall time)")
+    print(
+        f"\nratio: flow throughput = {ratio:.2f} x floor throughput "
+        f"(flow wall time {flow['wall'] / floor['wall']:.1f} x floor wall time)"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ transaction) with the instant the client got the response. Prints p50 / p95 / ma
 
     /work/main/.venv/bin/python bench/hybrid_wakeup.py [N]
 """
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("APP_ENV", "test")
 os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='bench-')}/bench.sqlite3"
 os.environ.pop("AMQP_URL", None)
-CONSENT = {"ip": "203.0.113.10", "geolocation": {"latitude": -23.55, "longitude": -46.63},
-           "document_text": "consent", "channel": "web"}
+CONSENT = {
+    "ip": "203.0.113.10",
+    "geolocation": {"latitude": -23.55, "longitude": -46.63},
+    "document_text": "consent",
+    "channel": "web",
+}
 
 
 def _cpf(seed: int) -> str:
@@ -42,17 +47,25 @@ def main(runs: int) -> None:
     application = composition.create_app()
     worker, sweeper = composition.start_embedded_worker(current())
     client = application.test_client()
-    headers = {"Authorization": "Bearer " + issue_token(current(), origin="PARTNER_A", client_id="bench")["access_token"]}
+    headers = {
+        "Authorization": "Bearer " + issue_token(current(), origin="PARTNER_A", client_id="bench")["access_token"]
+    }
     gaps = []
     try:
         for i in range(runs):
-            pid = client.post("/v1/proposals/start", json={"cpf": _cpf(i), "full_name": "Bench", "birth_date": "1985-01-01"},
-                              headers=headers).get_json()["proposal_id"]
+            pid = client.post(
+                "/v1/proposals/start",
+                json={"cpf": _cpf(i), "full_name": "Bench", "birth_date": "1985-01-01"},
+                headers=headers,
+            ).get_json()["proposal_id"]
             phone = f"+55119{i:08d}"
-            client.post(f"/v1/proposals/{pid}/contact", json={"email": "b@example.com", "phone": phone}, headers=headers)
+            client.post(
+                f"/v1/proposals/{pid}/contact", json={"email": "b@example.com", "phone": phone}, headers=headers
+            )
             code = SandboxMessage.select().where(SandboxMessage.phone == phone).get().token
-            client.post(f"/v1/proposals/{pid}/contact/validate-token", json={"token": code, "phone": phone},
-                        headers=headers)
+            client.post(
+                f"/v1/proposals/{pid}/contact/validate-token", json={"token": code, "phone": phone}, headers=headers
+            )
             response = client.post(f"/v1/proposals/{pid}/credit-analysis", json=CONSENT, headers=headers)
             answered = datetime.now(timezone.utc)
             assert response.status_code in (200, 201, 202), response.get_json()
@@ -64,8 +77,10 @@ def main(runs: int) -> None:
         worker.stop()
     gaps.sort()
     p95 = gaps[max(0, round(0.95 * len(gaps)) - 1)]
-    print(f"hybrid wake-up over {runs} runs: p50 {statistics.median(gaps):.1f} ms, p95 {p95:.1f} ms, "
-          f"max {gaps[-1]:.1f} ms (budget 100 ms)")
+    print(
+        f"hybrid wake-up over {runs} runs: p50 {statistics.median(gaps):.1f} ms, p95 {p95:.1f} ms, "
+        f"max {gaps[-1]:.1f} ms (budget 100 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ Recorded on the 2-CPU bench machine (BENCHMARKS.md), CPU ms per call:
     simulate_by_installments (48x, insured)       7.0              0.77  (9x)
     simulate_by_loan_amount (8 terms)            19.3              4.3   (4.5x: up to 8 offers, one CET each)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,18 +28,32 @@ from models.domain.loan.pricing import AnalysisResult, Pricing
 from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
 
 D = Decimal
-PRICING = Pricing(monthly_rate=D("0.0199"), tac=D("0.00"), insurance_rate=D("0.035"), min_amount=D("300.00"),
-                  max_amount=D("150000.00"), min_installment_amount=D("30.00"))
+PRICING = Pricing(
+    monthly_rate=D("0.0199"),
+    tac=D("0.00"),
+    insurance_rate=D("0.035"),
+    min_amount=D("300.00"),
+    max_amount=D("150000.00"),
+    min_installment_amount=D("30.00"),
+)
 
 
 def _inputs(count: int, seed: int) -> list[tuple[AnalysisResult, datetime]]:
     rng = random.Random(seed)
     start = datetime(2026, 11, 1, 12, tzinfo=timezone.utc)
-    return [(AnalysisResult(available_margin=D(rng.randint(5000, 400000)) / 100, max_installments=96,
-                            monthly_rate=D(rng.randint(150, 450)) / 10000, pod_limit_max=D(rng.randint(5, 150)) * 1000,
-                            insurance_enabled=True),
-             start + timedelta(hours=rng.randrange(24 * 365)))
-            for _ in range(count)]
+    return [
+        (
+            AnalysisResult(
+                available_margin=D(rng.randint(5000, 400000)) / 100,
+                max_installments=96,
+                monthly_rate=D(rng.randint(150, 450)) / 10000,
+                pod_limit_max=D(rng.randint(5, 150)) * 1000,
+                insurance_enabled=True,
+            ),
+            start + timedelta(hours=rng.randrange(24 * 365)),
+        )
+        for _ in range(count)
+    ]
 
 
 def _cpu_ms_per_call(calls) -> float:
@@ -56,16 +71,21 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=40, help="distinct analyses per measurement")
     args = parser.parse_args()
     count = args.count
-    analysis = [lambda r=r, t=t: (build_offers(r, PRICING, "p", t), credit_limits(r, PRICING, t))
-                for r, t in _inputs(count, 1)]
+    analysis = [
+        lambda r=r, t=t: (build_offers(r, PRICING, "p", t), credit_limits(r, PRICING, t)) for r, t in _inputs(count, 1)
+    ]
     offers = [lambda r=r, t=t: build_offers(r, PRICING, "p", t) for r, t in _inputs(count, 2)]
     by_term = [lambda r=r, t=t: simulate_by_installments(r, PRICING, 48, True, now=t) for r, t in _inputs(count, 3)]
-    by_amount = [lambda r=r, t=t: simulate_by_loan_amount(r, PRICING, D("5000.00"), False, now=t)
-                 for r, t in _inputs(count, 4)]
+    by_amount = [
+        lambda r=r, t=t: simulate_by_loan_amount(r, PRICING, D("5000.00"), False, now=t) for r, t in _inputs(count, 4)
+    ]
     print(f"CPU ms per call, mean over {args.count} seeded analyses (process_time)")
-    for name, calls in (("credit analysis (build_offers + credit_limits)", analysis), ("build_offers", offers),
-                        ("simulate_by_installments (48x, insured)", by_term),
-                        ("simulate_by_loan_amount (R$ 5,000, 8 terms)", by_amount)):
+    for name, calls in (
+        ("credit analysis (build_offers + credit_limits)", analysis),
+        ("build_offers", offers),
+        ("simulate_by_installments (48x, insured)", by_term),
+        ("simulate_by_loan_amount (R$ 5,000, 8 terms)", by_amount),
+    ):
         print(f"  {name:48s} {_cpu_ms_per_call(calls):9.2f} ms")
 
 

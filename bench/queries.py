@@ -7,6 +7,7 @@ then calls every documented filter and sort of GET /v1/proposals, and the other 
 through the real Flask app (test client, no network) and prints p50/p95 in milliseconds.
 Not a test: numbers depend on the machine. Seeding runs once; --reseed starts over.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,6 @@ PER_ORIGIN = int(os.environ.get("BENCH_PER_ORIGIN", "200000"))
 
 def database_url() -> str:
     return ADMIN_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
-
 
 
 def ensure_database(reseed: bool) -> bool:

@@ -1,5 +1,6 @@
 """A throw-away production shape for benchmarks: a bench database, a bench queue prefix, and
 gunicorn / pools / floor workers as subprocesses, all removed at the end."""
+
 from __future__ import annotations
 
 import os
@@ -36,9 +37,17 @@ class BenchEnvironment:
         self.metrics_dir = tempfile.mkdtemp(prefix="bench-prom-")
         self.children: list[subprocess.Popen] = []
         self.database_url = ADMIN_URL.rsplit("/", 1)[0] + f"/{self.database}"
-        self.env = {**os.environ, "APP_ENV": "sandbox", "DATABASE_URL": self.database_url, "AMQP_URL": AMQP_URL,
-                    "QUEUE_PREFIX": self.prefix, "PORT": str(self.port), "HOST": "127.0.0.1",
-                    "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
+        self.env = {
+            **os.environ,
+            "APP_ENV": "sandbox",
+            "DATABASE_URL": self.database_url,
+            "AMQP_URL": AMQP_URL,
+            "QUEUE_PREFIX": self.prefix,
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir,
+            "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        }
 
     @property
     def base_url(self) -> str:
@@ -80,8 +89,9 @@ class BenchEnvironment:
     def spawn(self, *command: str, log_name: str) -> subprocess.Popen:
         # Left open: the child writes to it for as long as it runs.
         log = open(Path(self.metrics_dir).parent / f"{self.database}-{log_name}.log", "w")  # noqa: SIM115
-        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         self.children.append(process)
         return process
 

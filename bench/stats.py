@@ -1,4 +1,5 @@
 """Percentiles and the machine description printed by the benchmarks."""
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,10 @@ def machine() -> str:
             memory = f", {kb / 1024 / 1024:.1f} GiB RAM"
     except OSError:
         pass
-    return (f"{os.cpu_count()} CPU (nproc){memory}, Python {sys.version.split()[0]}, "
-            f"{platform.system()} {platform.release()}")
+    return (
+        f"{os.cpu_count()} CPU (nproc){memory}, Python {sys.version.split()[0]}, "
+        f"{platform.system()} {platform.release()}"
+    )
 
 
 def ms(seconds: float) -> str:

@@ -1,4 +1,5 @@
 """A local partner endpoint for the demo: records every webhook POSTed to it and answers 200."""
+
 from __future__ import annotations
 
 import json

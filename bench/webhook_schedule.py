@@ -8,6 +8,7 @@ broker and worker (as `make run`), a throw-away SQLite file and a receiver on 12
 answers 503 ``--failures`` times, then 200. Prints each attempt's offset from the first one as
 seen by the receiver, and the error against the target (goal: within +-0.5 s).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,8 +66,10 @@ def main() -> None:
     settings = composition.bootstrap(role="api")
     worker, sweeper = composition.start_embedded_worker(settings)
     schedule = list(current().webhooks.status_schedule_seconds)
-    print(f"schedule (s): {schedule}; receiver fails {args.failures} time(s); worker threads "
-          f"{settings.worker.embedded_threads}")
+    print(
+        f"schedule (s): {schedule}; receiver fails {args.failures} time(s); worker threads "
+        f"{settings.worker.embedded_threads}"
+    )
     worst = 0.0
     try:
         db.connect(reuse_if_open=True)

@@ -1,4 +1,5 @@
 """The flask-smorest Api whose every error, validation included, uses the spec's error body."""
+
 from __future__ import annotations
 
 import logging
@@ -49,8 +50,12 @@ class ServiceApi(flask_smorest.Api):
             if message == "Invalid JSON body.":
                 return error_response(400, "Malformed JSON body", error_code="INVALID_JSON")
             text = f"{field}: {message}" if field else message
-            return error_response(400, text, error_code="VALIDATION_ERROR",
-                                  details={"field": field, "errors": messages} if field else {"errors": messages})
+            return error_response(
+                400,
+                text,
+                error_code="VALIDATION_ERROR",
+                details={"field": field, "errors": messages} if field else {"errors": messages},
+            )
         status = error.code or 500
         message = data.get("message") or error.description or ""
         if status == 404 and error.description and "requested URL was not found" in error.description:
@@ -68,8 +73,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(DomainError)
     def _domain_error(error: DomainError):
         extra = dict(getattr(error, "extra", None) or {})
-        return error_response(error.http_status, error.message, error_code=error.error_code,
-                              details=error.details or None, **extra)
+        return error_response(
+            error.http_status, error.message, error_code=error.error_code, details=error.details or None, **extra
+        )
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
@@ -80,8 +86,17 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.before_request
     def _require_json_body():
-        if request.method in JSON_METHODS and request.content_length and not request.is_json \
-                and not request.path.endswith("/oauth2/token") and "/sandbox/" not in request.path:
-            return error_response(400, "Content-Type must be application/json",
-                                  error_code="INVALID_CONTENT_TYPE", details={"field": "Content-Type"})
+        if (
+            request.method in JSON_METHODS
+            and request.content_length
+            and not request.is_json
+            and not request.path.endswith("/oauth2/token")
+            and "/sandbox/" not in request.path
+        ):
+            return error_response(
+                400,
+                "Content-Type must be application/json",
+                error_code="INVALID_CONTENT_TYPE",
+                details={"field": "Content-Type"},
+            )
         return None

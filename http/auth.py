@@ -1,4 +1,5 @@
 """Bearer-token check on every versioned route, and the origin (partner) the token speaks for."""
+
 from __future__ import annotations
 
 from flask import Flask, g, request

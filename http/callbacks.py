@@ -1,4 +1,5 @@
 """Provider callbacks outside /v1: the raw body must carry the provider's HMAC signature."""
+
 from __future__ import annotations
 
 from flask import Response, request

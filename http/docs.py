@@ -1,4 +1,5 @@
 """Interactive API docs that work offline: Swagger UI served from the installed package."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, send_from_directory, url_for
@@ -24,8 +25,12 @@ def install(app: Flask) -> None:
     @blp.route("/", strict_slashes=False)
     def page():
         asset = lambda name: url_for("docs.asset", filename=name)  # noqa: E731
-        html = PAGE.format(css=asset("swagger-ui.css"), bundle=asset("swagger-ui-bundle.js"),
-                           preset=asset("swagger-ui-standalone-preset.js"), spec=f"{base}/openapi.json")
+        html = PAGE.format(
+            css=asset("swagger-ui.css"),
+            bundle=asset("swagger-ui-bundle.js"),
+            preset=asset("swagger-ui-standalone-preset.js"),
+            spec=f"{base}/openapi.json",
+        )
         return Response(html, mimetype="text/html")
 
     @blp.route("/assets/<path:filename>")

@@ -1,4 +1,5 @@
 """The specification's error body, built in one place for every error the API answers."""
+
 from __future__ import annotations
 
 from http import HTTPStatus
@@ -14,8 +15,9 @@ def reason_phrase(status: int) -> str:
         return "Error"
 
 
-def error_body(status_code: int, message: str, *, error_code: str | None = None,
-               details: dict | None = None, **extra: Any) -> dict:
+def error_body(
+    status_code: int, message: str, *, error_code: str | None = None, details: dict | None = None, **extra: Any
+) -> dict:
     # The first parameter is not named ``status``: the spec's 409 bodies carry a ``status`` field
     # (the blocking proposal's status), which arrives through ``extra``.
     body: dict[str, Any] = {"statusCode": status_code, "message": message, "error": reason_phrase(status_code)}
@@ -36,8 +38,9 @@ def error_response(status_code: int, message: str, **kwargs):
 class ApiError(Exception):
     """Raised by route code for an answer in the error body (404 not found, 403 not yours...)."""
 
-    def __init__(self, status: int, message: str, *, error_code: str | None = None,
-                 details: dict | None = None, **extra: Any) -> None:
+    def __init__(
+        self, status: int, message: str, *, error_code: str | None = None, details: dict | None = None, **extra: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
@@ -46,5 +49,4 @@ class ApiError(Exception):
         self.extra = extra
 
     def response(self):
-        return error_response(self.status, self.message, error_code=self.error_code,
-                              details=self.details, **self.extra)
+        return error_response(self.status, self.message, error_code=self.error_code, details=self.details, **self.extra)

@@ -3,6 +3,7 @@
 Binding, workers and threads come from HOST/PORT/WEB_CONCURRENCY/API_THREADS. With
 PROMETHEUS_MULTIPROC_DIR set, a worker that exits is marked dead so its live gauges stop counting.
 """
+
 import os
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"

@@ -5,6 +5,7 @@ the broker answers a channel open on a connection this module keeps (reconnectin
 has died), so a probe is one round trip each, and the broker's answer is cached briefly (config
 ``[default.health]``). 503 with the failing check named when either is down.
 """
+
 from __future__ import annotations
 
 import copy
@@ -86,6 +87,8 @@ def ready():
     database_up, database_error = database_ok()
     broker_ok, broker_error = _broker_ok()
     healthy = database_up and broker_ok
-    body = {"status": "ok" if healthy else "unavailable",
-            "checks": {"database": database_error or "ok", "broker": broker_error or "ok"}}
+    body = {
+        "status": "ok" if healthy else "unavailable",
+        "checks": {"database": database_error or "ok", "broker": broker_error or "ok"},
+    }
     return jsonify(body), (200 if healthy else 503)

@@ -1,4 +1,5 @@
 """POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs."""
+
 from __future__ import annotations
 
 from typing import ClassVar
@@ -70,19 +71,43 @@ def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, 
 
 TOKEN_OPERATION = {
     "post": {
-        "tags": ["auth"], "summary": "Issue an access token (OAuth 2.0 client credentials)",
+        "tags": ["auth"],
+        "summary": "Issue an access token (OAuth 2.0 client credentials)",
         "security": [],
         "servers": [{"url": "/", "description": "the auth address (service root in the embedded default)"}],
-        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
-            "type": "object", "required": ["grant_type"],
-            "properties": {"grant_type": {"type": "string", "enum": ["client_credentials"]},
-                           "client_id": {"type": "string"}, "client_secret": {"type": "string"}}}}},
-            "description": "client_id/client_secret in the form, or as HTTP Basic credentials"},
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/x-www-form-urlencoded": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["grant_type"],
+                        "properties": {
+                            "grant_type": {"type": "string", "enum": ["client_credentials"]},
+                            "client_id": {"type": "string"},
+                            "client_secret": {"type": "string"},
+                        },
+                    }
+                }
+            },
+            "description": "client_id/client_secret in the form, or as HTTP Basic credentials",
+        },
         "responses": {
-            "200": {"description": "token issued", "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"access_token": {"type": "string", "description": "JWT"},
-                                                 "expires_in": {"type": "integer", "example": 3600},
-                                                 "token_type": {"type": "string", "example": "Bearer"}}}}}},
+            "200": {
+                "description": "token issued",
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {
+                                "access_token": {"type": "string", "description": "JWT"},
+                                "expires_in": {"type": "integer", "example": 3600},
+                                "token_type": {"type": "string", "example": "Bearer"},
+                            },
+                        }
+                    }
+                },
+            },
             "400": {"description": "RFC 6749 error body (invalid_request, unsupported_grant_type)"},
             "401": {"description": "RFC 6749 error body (invalid_client)"},
         },

@@ -2,6 +2,7 @@
 
 Also mounts ``GET /metrics`` (Prometheus text, outside /v1, no token: restrict it at the proxy).
 """
+
 from __future__ import annotations
 
 import logging
@@ -45,8 +46,14 @@ def install(app: Flask) -> None:
         metrics.http_requests.labels(request.method, route, str(response.status_code)).inc()
         metrics.http_latency.labels(request.method, route).observe(elapsed)
         level = logging.DEBUG if route in QUIET_ROUTES else logging.INFO
-        log.log(level, "%s %s %s", request.method, route, response.status_code,
-                 extra={"route": route, "status": response.status_code, "duration_ms": duration_ms})
+        log.log(
+            level,
+            "%s %s %s",
+            request.method,
+            route,
+            response.status_code,
+            extra={"route": route, "status": response.status_code, "duration_ms": duration_ms},
+        )
         return response
 
     app.register_blueprint(metrics_blp)

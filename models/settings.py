@@ -3,6 +3,7 @@
 The loaded settings are a tree of read-only namespaces (``settings.outbox.batch_size``); one
 instance is current per process and every layer reads it through :func:`current`.
 """
+
 from __future__ import annotations
 
 import os
@@ -83,8 +84,9 @@ def _merge(base: dict, override: Mapping) -> dict:
     return merged
 
 
-def load_settings(environment: str | None = None, overrides: Mapping[str, Any] | None = None,
-                  environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    environment: str | None = None, overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
     """Build settings for ``environment`` (default: APP_ENV, else sandbox)."""
     environ = os.environ if environ is None else environ
     environment = environment or environ.get("APP_ENV") or "sandbox"

@@ -3,6 +3,7 @@
 While an actor runs, its name, queue and proposal id are bound to the log context, so every line
 the service code logs from inside it carries them (and the request id, see RequestIdPropagation).
 """
+
 from __future__ import annotations
 
 import logging
@@ -42,13 +43,13 @@ class ActorObservability(Middleware):
         self._lock = threading.Lock()
 
     def before_process_message(self, broker, message) -> None:
-        token = logs.bind_fields(actor=message.actor_name, queue=message.queue_name,
-                                 proposal_id=proposal_id_of(message))
+        token = logs.bind_fields(
+            actor=message.actor_name, queue=message.queue_name, proposal_id=proposal_id_of(message)
+        )
         with self._lock:
             self._state[message.message_id] = (time.perf_counter(), token)
         metrics.actor_in_progress.labels(message.actor_name, message.queue_name).inc()
-        log.info("actor start %s", message.actor_name,
-                 extra={"retries": message.options.get("retries", 0)})
+        log.info("actor start %s", message.actor_name, extra={"retries": message.options.get("retries", 0)})
 
     def after_process_message(self, broker, message, *, result=None, exception=None) -> None:
         self._finish(message, "error" if exception is not None else "ok", exception)
@@ -68,8 +69,13 @@ class ActorObservability(Middleware):
         if exception is None:
             log.info("actor finish %s", message.actor_name, extra=extra)
         else:  # the type and (redacted) text; dramatiq logs the traceback itself
-            log.warning("actor finish %s failed: %s: %s", message.actor_name,
-                        exception.__class__.__name__, exception, extra=extra)
+            log.warning(
+                "actor finish %s failed: %s: %s",
+                message.actor_name,
+                exception.__class__.__name__,
+                exception,
+                extra=extra,
+            )
         if token is not None:
             try:
                 logs.unbind_fields(token)

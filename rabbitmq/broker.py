@@ -1,4 +1,5 @@
 """Choose the broker before any actor is imported (dramatiq binds actors at import time)."""
+
 from __future__ import annotations
 
 import logging

@@ -1,4 +1,5 @@
 """Worker middleware: a database connection per message, and the request id carried along."""
+
 from __future__ import annotations
 
 import dramatiq

@@ -9,6 +9,7 @@ not take) is *parked*: marked with its error, logged as an ALERT, counted in
 ``consignado_outbox_parked`` and shown by ``make cli ARGS="outbox parked"``; the rows behind it,
 scheduled deadlines included, go on being published.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -61,7 +62,7 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     limit = limit or current().outbox.batch_size
     published = 0
     # Two statements: a connection is opened only when none is, the transaction always.
-    with (db.connection_context() if db.is_closed() else contextlib.nullcontext()):  # noqa: SIM117
+    with db.connection_context() if db.is_closed() else contextlib.nullcontext():  # noqa: SIM117
         # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so reading the rows
         # and marking them published cannot fail half-way on a lock upgrade.
         with db.atomic():
@@ -79,20 +80,27 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
                 try:
                     broker.enqueue(message)
                 except Exception as error:
-                    (OutboxMessage.update(publish_attempts=OutboxMessage.publish_attempts + 1,
-                                          last_error=repr(error)[:500])
-                     .where(OutboxMessage.id == row.id).execute())
+                    (
+                        OutboxMessage.update(
+                            publish_attempts=OutboxMessage.publish_attempts + 1, last_error=repr(error)[:500]
+                        )
+                        .where(OutboxMessage.id == row.id)
+                        .execute()
+                    )
                     log.warning("outbox publish failed for %s (%s); will retry", row.id, row.actor_name)
                     break  # the broker is down: keep order, retry on the next sweep
-                (OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1)
-                 .where(OutboxMessage.id == row.id).execute())
+                (
+                    OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1)
+                    .where(OutboxMessage.id == row.id)
+                    .execute()
+                )
                 published += 1
     return published
 
 
 def _park(row: OutboxMessage, error: str) -> None:
     park(row.id, error)
-    log.error("ALERT outbox row %s parked: %s; see `make cli ARGS=\"outbox parked\"`", row.id, error)
+    log.error('ALERT outbox row %s parked: %s; see `make cli ARGS="outbox parked"`', row.id, error)
 
 
 PURGE_EVERY_SECONDS = 3600

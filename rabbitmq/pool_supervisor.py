@@ -4,6 +4,7 @@ Ctrl-C or SIGTERM stops every pool gracefully (dramatiq finishes the messages in
 pool dies the others are stopped too and the exit code is non-zero, so a process manager
 (systemd, a container runtime) restarts the whole layout instead of running it half-staffed.
 """
+
 from __future__ import annotations
 
 import logging

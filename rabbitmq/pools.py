@@ -8,6 +8,7 @@ and the test that every actor's queue is served.
 Scale a pool without editing this file: POOL_<NAME>_PROCESSES / POOL_<NAME>_THREADS
 (e.g. POOL_WEBHOOKS_THREADS=32). Queue names get QUEUE_PREFIX, like the actors' queues.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,36 +41,70 @@ class Pool:
     def sized(self) -> tuple[int, int]:
         """Processes and threads, after the POOL_<NAME>_* overrides."""
         key = f"POOL_{self.name.upper()}_"
-        return (int(os.environ.get(key + "PROCESSES", self.processes)),
-                int(os.environ.get(key + "THREADS", self.threads)))
+        return (
+            int(os.environ.get(key + "PROCESSES", self.processes)),
+            int(os.environ.get(key + "THREADS", self.threads)),
+        )
 
     def command(self, dramatiq: str = "dramatiq") -> list[str]:
         processes, threads = self.sized()
         prefix = os.environ.get("QUEUE_PREFIX", "")
         # --skip-logging: the service's JSON handler is the only one (else every line twice).
-        return [dramatiq, "rabbitmq.worker", "--skip-logging", "--processes", str(processes),
-                "--threads", str(threads), "--queues", *(prefix + queue for queue in self.queues)]
+        return [
+            dramatiq,
+            "rabbitmq.worker",
+            "--skip-logging",
+            "--processes",
+            str(processes),
+            "--threads",
+            str(threads),
+            "--queues",
+            *(prefix + queue for queue in self.queues),
+        ]
 
 
 POOLS: tuple[Pool, ...] = (
-    Pool("analysis", (CREDIT_ANALYSIS, SIMULATION), 2, 8,
-         "POST credit-analysis (hybrid, /async, retry), POST simulate, automatic payroll retries",
-         "I/O-bound (payroll system, credit engine): add threads; hybrid requests wait on it, so watch "
-         "p95 of the analysis step"),
-    Pool("contract", (BANK_VALIDATION, CONTRACT, SIGNATURE_RESULT), 2, 4,
-         "POST banking-data (Pix key check), POST contract (PDF + signing process), signing results",
-         "PDF rendering is CPU-bound: add processes (one per core), not threads"),
-    Pool("disbursement", (DISBURSEMENT,), 1, 2,
-         "signed or fraud-approved proposals, next-business-day and post-maintenance-window jobs",
-         "low volume; kept apart so a webhook storm never delays money out"),
-    Pool("webhooks", (STATUS_WEBHOOK, AUCTION_WEBHOOK), 1, 16,
-         "every status change (status webhook), auction proposals (5-minute retries)",
-         "waits on partners (30 s / 25 s timeouts): add threads; isolated so slow partners never "
-         "block the flow"),
-    Pool("scheduler", (SCHEDULER,), 1, 2,
-         "deadlines released by the outbox sweeper: signature and offer expiry, retries after the "
-         "maintenance window",
-         "light; one process is enough"),
+    Pool(
+        "analysis",
+        (CREDIT_ANALYSIS, SIMULATION),
+        2,
+        8,
+        "POST credit-analysis (hybrid, /async, retry), POST simulate, automatic payroll retries",
+        "I/O-bound (payroll system, credit engine): add threads; hybrid requests wait on it, so watch "
+        "p95 of the analysis step",
+    ),
+    Pool(
+        "contract",
+        (BANK_VALIDATION, CONTRACT, SIGNATURE_RESULT),
+        2,
+        4,
+        "POST banking-data (Pix key check), POST contract (PDF + signing process), signing results",
+        "PDF rendering is CPU-bound: add processes (one per core), not threads",
+    ),
+    Pool(
+        "disbursement",
+        (DISBURSEMENT,),
+        1,
+        2,
+        "signed or fraud-approved proposals, next-business-day and post-maintenance-window jobs",
+        "low volume; kept apart so a webhook storm never delays money out",
+    ),
+    Pool(
+        "webhooks",
+        (STATUS_WEBHOOK, AUCTION_WEBHOOK),
+        1,
+        16,
+        "every status change (status webhook), auction proposals (5-minute retries)",
+        "waits on partners (30 s / 25 s timeouts): add threads; isolated so slow partners never block the flow",
+    ),
+    Pool(
+        "scheduler",
+        (SCHEDULER,),
+        1,
+        2,
+        "deadlines released by the outbox sweeper: signature and offer expiry, retries after the maintenance window",
+        "light; one process is enough",
+    ),
 )
 
 
@@ -87,8 +122,10 @@ def procfile(dramatiq: str = "dramatiq") -> str:
 def markdown_table() -> str:
     rows = ["| Pool | Queues | Processes x threads | Fed by | How to scale |", "|---|---|---|---|---|"]
     for pool in POOLS:
-        rows.append(f"| {pool.name} | {', '.join(pool.queues)} | {pool.processes} x {pool.threads} "
-                    f"| {pool.fed_by} | {pool.scaling} |")
+        rows.append(
+            f"| {pool.name} | {', '.join(pool.queues)} | {pool.processes} x {pool.threads} "
+            f"| {pool.fed_by} | {pool.scaling} |"
+        )
     return "\n".join(rows)
 
 

@@ -3,6 +3,7 @@
 RabbitMQ: one passive declare per queue on a connection kept by this module (a round trip each,
 no new connection per scrape). In-process broker: the size of its in-memory queues.
 """
+
 from __future__ import annotations
 
 import threading
@@ -46,5 +47,7 @@ def queue_depths() -> dict[str, int]:
     if hasattr(broker, "parameters"):
         return _rabbitmq_depths(broker)
     queues = getattr(broker, "queues", {})
-    return {queue_name(family): queues[queue_name(family)].qsize() if queue_name(family) in queues else 0
-            for family in ALL_QUEUES}
+    return {
+        queue_name(family): queues[queue_name(family)].qsize() if queue_name(family) in queues else 0
+        for family in ALL_QUEUES
+    }

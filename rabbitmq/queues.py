@@ -1,4 +1,5 @@
 """One queue per actor family, so ops can run and scale a worker pool for each alone."""
+
 from models.settings import current
 
 CREDIT_ANALYSIS = "credit_analysis"
@@ -12,8 +13,17 @@ AUCTION_WEBHOOK = "auction_webhook"
 # Deadlines released by the scheduler (signature expiry, offer expiry, maintenance-window resume).
 SCHEDULER = "scheduler"
 
-ALL_QUEUES = (CREDIT_ANALYSIS, SIMULATION, BANK_VALIDATION, CONTRACT, SIGNATURE_RESULT,
-              DISBURSEMENT, STATUS_WEBHOOK, AUCTION_WEBHOOK, SCHEDULER)
+ALL_QUEUES = (
+    CREDIT_ANALYSIS,
+    SIMULATION,
+    BANK_VALIDATION,
+    CONTRACT,
+    SIGNATURE_RESULT,
+    DISBURSEMENT,
+    STATUS_WEBHOOK,
+    AUCTION_WEBHOOK,
+    SCHEDULER,
+)
 
 
 def queue_name(family: str) -> str:

@@ -3,6 +3,7 @@
 Bootstraps settings, database and broker before the actors are imported, and runs an outbox
 sweeper in every worker process (several sweepers are safe: rows are claimed with SKIP LOCKED).
 """
+
 import dramatiq
 from dramatiq.middleware import Middleware
 

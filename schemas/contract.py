@@ -1,10 +1,14 @@
 """Contract generation, polling, cancel and the provider callback bodies."""
+
 from marshmallow import Schema, fields
 
 
 class ContractRequestSchema(Schema):
-    signature_redirect_url = fields.Url(require_tld=False, schemes={"http", "https"}, metadata={
-        "description": "Where the customer goes after signing; the provider's default page when absent"})
+    signature_redirect_url = fields.Url(
+        require_tld=False,
+        schemes={"http", "https"},
+        metadata={"description": "Where the customer goes after signing; the provider's default page when absent"},
+    )
 
 
 class DigitalSignatureSchema(Schema):
@@ -47,8 +51,12 @@ class ContractStatusSchema(Schema):
     contract_id = fields.String()
     contract_status = fields.String()
     digital_signature = fields.Nested(DigitalSignatureSchema)
-    disbursement = fields.Dict(metadata={"description": "disbursement_amount, disbursement_date, "
-                                         "disbursement_paid_at, issuer_application_id; once paid"})
+    disbursement = fields.Dict(
+        metadata={
+            "description": "disbursement_amount, disbursement_date, "
+            "disbursement_paid_at, issuer_application_id; once paid"
+        }
+    )
 
 
 class TerminalStatusSchema(Schema):

@@ -1,5 +1,6 @@
 """Request and response bodies of the credit path: start, contact and token, analysis,
 simulation, pre-accept and the sandbox message inbox."""
+
 from __future__ import annotations
 
 import re
@@ -51,9 +52,11 @@ class StartResponse(Schema):
 
 class ContactRequest(Body):
     email = fields.Email(required=True, validate=validate.Length(max=254))
-    phone = fields.String(required=True, validate=validate.Regexp(PHONE, error="must be +55, a 2-digit area code "
-                                                                             "and a 9-digit mobile number"),
-                          metadata={"example": "+5511987654321"})
+    phone = fields.String(
+        required=True,
+        validate=validate.Regexp(PHONE, error="must be +55, a 2-digit area code and a 9-digit mobile number"),
+        metadata={"example": "+5511987654321"},
+    )
 
 
 class ContactResponse(Schema):

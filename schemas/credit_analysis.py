@@ -1,4 +1,5 @@
 """Bodies of credit analysis, retry, simulation and pre-accept."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -15,8 +16,11 @@ class CreditAnalysisRequest(Body):
     ip = fields.IP(required=True)
     geolocation = fields.Nested(ConsentGeolocation, required=True)
     document_text = fields.String(required=True, validate=validate.Length(min=1, max=20000))
-    channel = fields.String(required=True, validate=validate.Length(min=1, max=16),
-                            metadata={"description": "seen values: web, mobile, app"})
+    channel = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "seen values: web, mobile, app"},
+    )
 
 
 class AnalysisResult(Schema):
@@ -54,8 +58,10 @@ class SimulateRequest(Body):
     def _exactly_one(self, data, **kwargs):
         given = [name for name in ("installments", "loan_amount") if data.get(name) is not None]
         if len(given) != 1:
-            raise ValidationError("send exactly one of installments or loan_amount",
-                                  field_name="installments" if not given else "loan_amount")
+            raise ValidationError(
+                "send exactly one of installments or loan_amount",
+                field_name="installments" if not given else "loan_amount",
+            )
 
 
 class SimulationResponse(Schema):

@@ -1,4 +1,5 @@
 """The specification's error body."""
+
 from marshmallow import Schema, fields
 
 

@@ -3,6 +3,7 @@
 Amount fields are Float so Decimal values leave as JSON numbers (the spec's "number"); instants
 are strings already formatted as ``YYYY-MM-DDTHH:mm:ss.sssZ`` by the views.
 """
+
 from marshmallow import Schema, fields, validate
 
 from models.services.queries.params import SORTS, STATUS_CODES
@@ -17,16 +18,21 @@ def local_day(description: str) -> fields.Date:
 
 class ProposalListArgsSchema(Schema):
     page = fields.Integer(load_default=1, validate=validate.Range(min=1), metadata={"description": "1-based"})
-    limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100),
-                           metadata={"description": "page size, at most 100"})
+    limit = fields.Integer(
+        load_default=10, validate=validate.Range(min=1, max=100), metadata={"description": "page size, at most 100"}
+    )
     cpf = fields.String(metadata={"description": "partial match"})
     full_name = fields.String(metadata={"description": "partial match, case-insensitive"})
     email = fields.String(metadata={"description": "partial match, case-insensitive"})
-    phone = fields.String(metadata={"description": "partial match; percent-encode '+' as %2B (a bare '+' "
-                                                   "reads as a space and is ignored)"})
+    phone = fields.String(
+        metadata={
+            "description": "partial match; percent-encode '+' as %2B (a bare '+' reads as a space and is ignored)"
+        }
+    )
     status = fields.String(metadata={"description": "comma-separated statuses, any of: " + ", ".join(STATUS_CODES)})
-    bank_code = fields.String(validate=validate.Regexp(r"^\d{1,3}$"),
-                              metadata={"description": "exact COMPE code; leading zeros optional"})
+    bank_code = fields.String(
+        validate=validate.Regexp(r"^\d{1,3}$"), metadata={"description": "exact COMPE code; leading zeros optional"}
+    )
     created_from = local_day("inclusive, calendar day in America/Sao_Paulo")
     created_to = local_day("inclusive, calendar day in America/Sao_Paulo")
     updated_from = local_day("inclusive, calendar day in America/Sao_Paulo")
@@ -59,7 +65,9 @@ class ProposalItemSchema(Schema):
     status_detail = fields.Nested(StatusDetailSchema, allow_none=True)
     bank_code = fields.String(allow_none=True)
     agency = fields.String(allow_none=True, metadata={"description": "branch, '-digit' appended when given"})
-    account = fields.String(allow_none=True, metadata={"description": "masked: only the last 4 digits and the check digit"})
+    account = fields.String(
+        allow_none=True, metadata={"description": "masked: only the last 4 digits and the check digit"}
+    )
     account_type = fields.String(allow_none=True)
     origin = fields.String()
     user_redirect_url = fields.String(allow_none=True)

@@ -1,4 +1,5 @@
 """Response shapes of one proposal's reads (detail, analysis data, message timeline) and statistics."""
+
 from marshmallow import Schema, fields
 
 from models.domain.lifecycles import AnalysisOutcome, DisbursementStatus, MessageDeliveryStatus
@@ -82,8 +83,12 @@ class ProposalDetailSchema(ProposalItemSchema):
     banking_data = fields.Nested(MaskedBankingDataSchema, allow_none=True)
     consent = fields.Nested(ConsentSchema, allow_none=True, metadata={"description": "latest consent"})
     credit_analysis = fields.Nested(AnalysisOutcomeSchema, allow_none=True, metadata={"description": "latest analysis"})
-    offers = fields.List(fields.Dict(), metadata={"description": "offers not replaced by newer ones (spec's Offer; "
-                                                                 "status and is_available as of the request)"})
+    offers = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "offers not replaced by newer ones (spec's Offer; status and is_available as of the request)"
+        },
+    )
     contract = fields.Nested(CustomerContractSchema, allow_none=True, metadata={"description": "latest contract"})
     signature = fields.Nested(SignatureSchema, allow_none=True)
     disbursement = fields.Nested(DisbursementSchema, allow_none=True)
@@ -160,6 +165,8 @@ class StatisticsSchema(Schema):
     origin = fields.String()
     period = fields.Nested(PeriodSchema)
     total = fields.Integer()
-    by_status = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "every status, zeros included"})
+    by_status = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), metadata={"description": "every status, zeros included"}
+    )
     funnel = fields.List(fields.Nested(FunnelStepSchema))
     amounts = fields.Nested(AmountsSchema)

@@ -6,6 +6,7 @@ clear message, and fails when CI=true (CI must exercise them). Choosing a backen
 environment variables; the PostgreSQL database is created when the service stack boots
 (tests/support/stack.py), so a run that boots nothing connects to nothing.
 """
+
 from __future__ import annotations
 
 import functools

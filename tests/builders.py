@@ -44,117 +44,246 @@ def proposal(*, path: tuple[str, ...] = (), **fields) -> Proposal:
     after CREATED, the last one being its current status unless ``status`` is given."""
     created = fields.pop("created_at", T0)
     statuses = ("CREATED", *path)
-    row = dict(origin="PARTNER_A", product_id="7c1f3f4e-0000-4000-8000-000000000001", cpf=next_cpf(),
-               full_name="MARIA DA SILVA", birth_date=date(1985, 3, 14), email="maria@example.com",
-               phone="+5511987654321", status=statuses[-1], created_at=created,
-               updated_at=fields.pop("updated_at", created), status_sequence=len(statuses) - 1)
+    row = dict(
+        origin="PARTNER_A",
+        product_id="7c1f3f4e-0000-4000-8000-000000000001",
+        cpf=next_cpf(),
+        full_name="MARIA DA SILVA",
+        birth_date=date(1985, 3, 14),
+        email="maria@example.com",
+        phone="+5511987654321",
+        status=statuses[-1],
+        created_at=created,
+        updated_at=fields.pop("updated_at", created),
+        status_sequence=len(statuses) - 1,
+    )
     row.update(fields)
     p = Proposal.create(**row)
     for sequence, status in enumerate(statuses):
-        StatusChange.create(proposal=p.id, sequence=sequence, old_status=statuses[sequence - 1] if sequence else None,
-                            new_status=status, trigger="TEST", source="http",
-                            changed_at=created + timedelta(minutes=sequence))
+        StatusChange.create(
+            proposal=p.id,
+            sequence=sequence,
+            old_status=statuses[sequence - 1] if sequence else None,
+            new_status=status,
+            trigger="TEST",
+            source="http",
+            changed_at=created + timedelta(minutes=sequence),
+        )
     return p
 
 
 def consent(p: Proposal, **fields) -> Consent:
-    row = dict(proposal=p.id, ip="203.0.113.7", latitude=-23.5505, longitude=-46.6333,
-               document_text="I authorise the payroll margin query.", channel="web", captured_at=T0)
+    row = dict(
+        proposal=p.id,
+        ip="203.0.113.7",
+        latitude=-23.5505,
+        longitude=-46.6333,
+        document_text="I authorise the payroll margin query.",
+        channel="web",
+        captured_at=T0,
+    )
     row.update(fields)
     return Consent.create(**row)
 
 
 def analysis(p: Proposal, **fields) -> CreditAnalysis:
     """An APPROVED analysis with a R$ 10,000.00 limit unless overridden."""
-    row = dict(proposal=p.id, cpf=p.cpf, origin=p.origin, outcome="APPROVED", available_margin=Decimal("850.00"),
-               max_loan_amount=Decimal("10000.00"), max_installments=48, max_monthly_payment=Decimal("850.00"),
-               min_monthly_payment=Decimal("50.00"), monthly_rate=Decimal("0.0199"), pod_limit_max=Decimal("10000.00"),
-               margin_snapshot={"available_margin": "850.00", "employer": "ACME LTDA"},
-               engine_result={"score": 712, "decision": "APPROVED"}, started_at=T0,
-               finished_at=T0 + timedelta(seconds=9), approved_at=T0 + timedelta(seconds=9))
+    row = dict(
+        proposal=p.id,
+        cpf=p.cpf,
+        origin=p.origin,
+        outcome="APPROVED",
+        available_margin=Decimal("850.00"),
+        max_loan_amount=Decimal("10000.00"),
+        max_installments=48,
+        max_monthly_payment=Decimal("850.00"),
+        min_monthly_payment=Decimal("50.00"),
+        monthly_rate=Decimal("0.0199"),
+        pod_limit_max=Decimal("10000.00"),
+        margin_snapshot={"available_margin": "850.00", "employer": "ACME LTDA"},
+        engine_result={"score": 712, "decision": "APPROVED"},
+        started_at=T0,
+        finished_at=T0 + timedelta(seconds=9),
+        approved_at=T0 + timedelta(seconds=9),
+    )
     row.update(fields)
     return CreditAnalysis.create(**row)
 
 
 def offer(p: Proposal, **fields) -> Offer:
-    row = dict(proposal=p.id, source="analysis", kind="standard", principal_amount=Decimal("5000.00"), installments=24,
-               installment_amount=Decimal("289.15"), interest_rate=Decimal("1.9900"),
-               expires_at=T0 + timedelta(days=7), payload={"offer_type": "STANDARD", "status": "ACTIVE"}, created_at=T0)
+    row = dict(
+        proposal=p.id,
+        source="analysis",
+        kind="standard",
+        principal_amount=Decimal("5000.00"),
+        installments=24,
+        installment_amount=Decimal("289.15"),
+        interest_rate=Decimal("1.9900"),
+        expires_at=T0 + timedelta(days=7),
+        payload={"offer_type": "STANDARD", "status": "ACTIVE"},
+        created_at=T0,
+    )
     row.update(fields)
     return Offer.create(**row)
 
 
 def contract(p: Proposal, **fields) -> Contract:
-    row = dict(proposal=p.id, offer_id=p.selected_offer_id or "00000000-0000-4000-8000-000000000000", origin=p.origin,
-               cpf=p.cpf, status="ISSUED", principal_amount=Decimal("5000.00"), total_amount=Decimal("6939.60"),
-               installment_amount=Decimal("289.15"), installments=24, interest_rate=Decimal("1.9900"),
-               first_due_date=date(2026, 7, 5), final_due_date=date(2028, 6, 5), created_at=T0)
+    row = dict(
+        proposal=p.id,
+        offer_id=p.selected_offer_id or "00000000-0000-4000-8000-000000000000",
+        origin=p.origin,
+        cpf=p.cpf,
+        status="ISSUED",
+        principal_amount=Decimal("5000.00"),
+        total_amount=Decimal("6939.60"),
+        installment_amount=Decimal("289.15"),
+        installments=24,
+        interest_rate=Decimal("1.9900"),
+        first_due_date=date(2026, 7, 5),
+        final_due_date=date(2028, 6, 5),
+        created_at=T0,
+    )
     row.update(fields)
     return Contract.create(**row)
 
 
 def disbursement(c: Contract, **fields) -> Disbursement:
-    row = dict(contract=c.id, idempotency_key=f"disb-{c.id}", status="PAID", amount=c.principal_amount,
-               scheduled_for=date(2026, 5, 12), attempts=1, paid_at=T0 + timedelta(days=1))
+    row = dict(
+        contract=c.id,
+        idempotency_key=f"disb-{c.id}",
+        status="PAID",
+        amount=c.principal_amount,
+        scheduled_for=date(2026, 5, 12),
+        attempts=1,
+        paid_at=T0 + timedelta(days=1),
+    )
     row.update(fields)
     return Disbursement.create(**row)
 
 
 def message(p: Proposal, **fields) -> MessageSend:
-    row = dict(proposal=p.id, channel="sms", recipient=p.phone, purpose="token",
-               text="Your code is ******", delivery_status="SENT", provider_message_id="sms-1", sent_at=T0)
+    row = dict(
+        proposal=p.id,
+        channel="sms",
+        recipient=p.phone,
+        purpose="token",
+        text="Your code is ******",
+        delivery_status="SENT",
+        provider_message_id="sms-1",
+        sent_at=T0,
+    )
     row.update(fields)
     return MessageSend.create(**row)
 
 
 # --- what the service's paths leave behind, at now() --------------------------------------------
 
-PRICING = Pricing(monthly_rate=Decimal("0.0179"), tac=Decimal("0.00"), insurance_rate=Decimal("0.02"),
-                  min_amount=Decimal("500.00"), max_amount=Decimal("150000.00"),
-                  min_installment_amount=Decimal("50.00"))
+PRICING = Pricing(
+    monthly_rate=Decimal("0.0179"),
+    tac=Decimal("0.00"),
+    insurance_rate=Decimal("0.02"),
+    min_amount=Decimal("500.00"),
+    max_amount=Decimal("150000.00"),
+    min_installment_amount=Decimal("50.00"),
+)
 DEFAULT_CPF = "12345678909"
 PHONE = "+5511987654321"
 
 
-def offer_payload(proposal_id: str, margin: str = "600.00", installments: int = 48,
-                  pricing: Pricing = PRICING) -> dict:
+def offer_payload(proposal_id: str, margin: str = "600.00", installments: int = 48, pricing: Pricing = PRICING) -> dict:
     """The standard offer build_offers makes for this margin and term."""
-    result = AnalysisResult(available_margin=Decimal(margin), max_installments=installments,
-                            monthly_rate=None, pod_limit_max=Decimal("150000.00"))
+    result = AnalysisResult(
+        available_margin=Decimal(margin),
+        max_installments=installments,
+        monthly_rate=None,
+        pod_limit_max=Decimal("150000.00"),
+    )
     return build_offers(result, pricing, proposal_id, now())[0]
 
 
-def pre_accepted_proposal(*, cpf: str = DEFAULT_CPF, origin: str = "PARTNER_A", margin: str = "600.00",
-                          status: str = "PRE_ACCEPTED", full_name: str = "MARIA DA SILVA", installments: int = 48,
-                          pricing: Pricing = PRICING) -> Proposal:
+def pre_accepted_proposal(
+    *,
+    cpf: str = DEFAULT_CPF,
+    origin: str = "PARTNER_A",
+    margin: str = "600.00",
+    status: str = "PRE_ACCEPTED",
+    full_name: str = "MARIA DA SILVA",
+    installments: int = 48,
+    pricing: Pricing = PRICING,
+) -> Proposal:
     """A proposal in ``status`` (PRE_ACCEPTED by default) with its consent, an approved analysis
     (``margin``, up to ``installments``) and the selected standard offer whose payload comes from
     the domain's build_offers (every spec field, like the real analysis stores)."""
     created = now() - timedelta(minutes=30)
-    proposal = Proposal.create(origin=origin, product_id="8f0d5a52-7a2c-4c41-9d55-3d1f0f3b1a10", cpf=cpf,
-                               full_name=full_name, birth_date="1985-04-12", email="maria@example.com",
-                               phone=PHONE, status=status, created_at=created, updated_at=created)
-    StatusChange.create(proposal=proposal.id, sequence=0, old_status=None, new_status=status, trigger="FIXTURE",
-                        source="test", changed_at=created)
-    Consent.create(proposal=proposal.id, ip="203.0.113.7", latitude=-23.5505, longitude=-46.6333,
-                   document_text="I authorise the payroll margin query and the credit analysis.", channel="web",
-                   captured_at=created)
-    analysis = CreditAnalysis.create(proposal=proposal.id, cpf=cpf, origin=origin, outcome="APPROVED",
-                                     available_margin=Decimal(margin), max_installments=installments,
-                                     pod_limit_max=Decimal("150000.00"), approved_at=created, finished_at=created)
+    proposal = Proposal.create(
+        origin=origin,
+        product_id="8f0d5a52-7a2c-4c41-9d55-3d1f0f3b1a10",
+        cpf=cpf,
+        full_name=full_name,
+        birth_date="1985-04-12",
+        email="maria@example.com",
+        phone=PHONE,
+        status=status,
+        created_at=created,
+        updated_at=created,
+    )
+    StatusChange.create(
+        proposal=proposal.id,
+        sequence=0,
+        old_status=None,
+        new_status=status,
+        trigger="FIXTURE",
+        source="test",
+        changed_at=created,
+    )
+    Consent.create(
+        proposal=proposal.id,
+        ip="203.0.113.7",
+        latitude=-23.5505,
+        longitude=-46.6333,
+        document_text="I authorise the payroll margin query and the credit analysis.",
+        channel="web",
+        captured_at=created,
+    )
+    analysis = CreditAnalysis.create(
+        proposal=proposal.id,
+        cpf=cpf,
+        origin=origin,
+        outcome="APPROVED",
+        available_margin=Decimal(margin),
+        max_installments=installments,
+        pod_limit_max=Decimal("150000.00"),
+        approved_at=created,
+        finished_at=created,
+    )
     payload = offer_payload(proposal.id, margin, installments, pricing)
-    offer = Offer.create(id=payload["id"], proposal=proposal.id, analysis=analysis.id, source="analysis",
-                         kind=payload["kind"], principal_amount=payload["principal_amount"],
-                         installments=payload["installments"], installment_amount=payload["installment_amount"],
-                         interest_rate=payload["interest_rate"], expires_at=now() + timedelta(days=7), payload=payload)
+    offer = Offer.create(
+        id=payload["id"],
+        proposal=proposal.id,
+        analysis=analysis.id,
+        source="analysis",
+        kind=payload["kind"],
+        principal_amount=payload["principal_amount"],
+        installments=payload["installments"],
+        installment_amount=payload["installment_amount"],
+        interest_rate=payload["interest_rate"],
+        expires_at=now() + timedelta(days=7),
+        payload=payload,
+    )
     Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
     return Proposal.get_by_id(proposal.id)
 
 
 def with_bank_account(proposal: Proposal) -> Proposal:
     """The same proposal in BANK_DATA_SUBMITTED with a traditional account saved."""
-    Proposal.update(status="BANK_DATA_SUBMITTED", bank_code="341", bank_branch="1234", bank_account="567890",
-                    bank_account_digit="1", account_type="checking").where(Proposal.id == proposal.id).execute()
+    Proposal.update(
+        status="BANK_DATA_SUBMITTED",
+        bank_code="341",
+        bank_branch="1234",
+        bank_account="567890",
+        bank_account_digit="1",
+        account_type="checking",
+    ).where(Proposal.id == proposal.id).execute()
     return Proposal.get_by_id(proposal.id)
 
 
@@ -163,24 +292,41 @@ def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
     proposal = with_bank_account(pre_accepted_proposal())
     Proposal.update(status="DISBURSED").where(Proposal.id == proposal.id).execute()
     offer = proposal.offers.get()
-    Contract.create(proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf, status="ISSUED",
-                    principal_amount=offer.principal_amount, total_amount=offer.payload["total_amount"],
-                    installment_amount=offer.installment_amount, installments=offer.installments,
-                    interest_rate=offer.interest_rate, first_due_date=offer.payload["first_due_date"],
-                    final_due_date=offer.payload["final_due_date"], issuer_application_id=issuer_application_id)
+    Contract.create(
+        proposal=proposal.id,
+        offer_id=offer.id,
+        origin=proposal.origin,
+        cpf=proposal.cpf,
+        status="ISSUED",
+        principal_amount=offer.principal_amount,
+        total_amount=offer.payload["total_amount"],
+        installment_amount=offer.installment_amount,
+        installments=offer.installments,
+        interest_rate=offer.interest_rate,
+        first_due_date=offer.payload["first_due_date"],
+        final_due_date=offer.payload["final_due_date"],
+        issuer_application_id=issuer_application_id,
+    )
     return Proposal.get_by_id(proposal.id)
 
 
-def recorded_proposal(origin: str = "PARTNER_A", cpf: str = "12345678901",
-                      phone: str | None = "+5511987654321") -> Proposal:
+def recorded_proposal(
+    origin: str = "PARTNER_A", cpf: str = "12345678901", phone: str | None = "+5511987654321"
+) -> Proposal:
     """Insert a proposal and record its creation (CREATED, sequence 0) like the start route does:
     in one unit of work, so its status event and outbox row are written with it."""
     from models.services.platform.proposal_status import record_creation
     from models.services.platform.unit_of_work import unit_of_work
 
     with unit_of_work():
-        proposal = Proposal.create(origin=origin, product_id="00000000-0000-0000-0000-000000000001",
-                                   cpf=cpf, full_name="MARIA SILVA", birth_date=date(1990, 1, 2),
-                                   phone=phone, status="CREATED")
+        proposal = Proposal.create(
+            origin=origin,
+            product_id="00000000-0000-0000-0000-000000000001",
+            cpf=cpf,
+            full_name="MARIA SILVA",
+            birth_date=date(1990, 1, 2),
+            phone=phone,
+            status="CREATED",
+        )
         record_creation(proposal)
     return proposal

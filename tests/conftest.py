@@ -36,8 +36,11 @@ def pytest_collection_modifyitems(config, items):
     needing_services = [item for item in items if not item.path.is_relative_to(UNIT_DIR)]
     if not _MISSING or not needing_services:
         return
-    message = ("real-service tests need " + " and ".join(_MISSING) +
-               "; start them (see README) or run the SQLite suite with TEST_BACKEND=sqlite")
+    message = (
+        "real-service tests need "
+        + " and ".join(_MISSING)
+        + "; start them (see README) or run the SQLite suite with TEST_BACKEND=sqlite"
+    )
     if backends.IN_CI:
         pytest.exit(f"CI=true but {message}", returncode=3)
     for item in needing_services:

@@ -1,4 +1,5 @@
 """Helper for ops commands that queue work from their own short-lived process."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager

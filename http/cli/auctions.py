@@ -4,6 +4,7 @@ Sandbox: ``make cli ARGS="auctions inject --document 12345678901 --name 'MARIA S
 --installments 24"`` publishes one proposal as the payroll system would; every partner with an
 auction URL then receives the auction webhook.
 """
+
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
@@ -65,5 +66,7 @@ def list_auctions(limit):
 def _report(auction) -> None:
     deliveries = deliveries_of("auction", auction.id)
     states = ", ".join(f"{d.partner_code}:{d.status}:{d.id}" for d in deliveries) or "no partner with an auction URL"
-    click.echo(f"{auction.id}\t{auction.document}\t{auction.name}\t{auction.available_balance}"
-               f"\t{auction.installment_quantity}\teligible={auction.eligible}\t{states}")
+    click.echo(
+        f"{auction.id}\t{auction.document}\t{auction.name}\t{auction.available_balance}"
+        f"\t{auction.installment_quantity}\teligible={auction.eligible}\t{states}"
+    )

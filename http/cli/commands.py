@@ -1,4 +1,5 @@
 """Registers every ops command group found in this package on the Flask CLI."""
+
 from __future__ import annotations
 
 import importlib

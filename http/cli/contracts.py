@@ -1,4 +1,5 @@
 """`contracts withdraw <proposal_id>`: the customer's withdrawal after disbursement (ops)."""
+
 from __future__ import annotations
 
 import json

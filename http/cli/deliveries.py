@@ -1,4 +1,5 @@
 """`deliveries list|show|replay|counts`: the webhook delivery log and manual resends."""
+
 from __future__ import annotations
 
 import json
@@ -15,9 +16,11 @@ group = AppGroup("deliveries", help="Webhook deliveries (status and auction): lo
 
 
 def _line(d) -> str:
-    return (f"{d.id}\t{d.kind}\t{d.partner_code}\t{d.status}\tattempts={d.attempts}\treplays={d.replays}"
-            f"\tproposal={d.proposal_id}\tseq={d.sequence}\tcreated={d.created_at.isoformat()}"
-            f"\terror={d.last_error or '-'}")
+    return (
+        f"{d.id}\t{d.kind}\t{d.partner_code}\t{d.status}\tattempts={d.attempts}\treplays={d.replays}"
+        f"\tproposal={d.proposal_id}\tseq={d.sequence}\tcreated={d.created_at.isoformat()}"
+        f"\terror={d.last_error or '-'}"
+    )
 
 
 @group.command("list")
@@ -38,14 +41,36 @@ def show(delivery_id):
     delivery = service.find_delivery(delivery_id)
     if delivery is None:
         raise click.ClickException(f"no delivery {delivery_id}")
-    attempts = [{"number": a.number, "at": a.attempted_at.isoformat(), "url": a.url, "request_id": a.request_id,
-                 "status_code": a.status_code, "error": a.error, "latency_ms": a.latency_ms,
-                 "response_snippet": a.response_snippet}
-                for a in service.attempts_of(delivery)]
-    click.echo(json.dumps({"id": delivery.id, "kind": delivery.kind, "partner": delivery.partner_code,
-                           "status": delivery.status, "idempotency_key": delivery.idempotency_key,
-                           "sequence": delivery.sequence, "payload": delivery.payload,
-                           "replays": delivery.replays, "attempts": attempts}, indent=2, default=str))
+    attempts = [
+        {
+            "number": a.number,
+            "at": a.attempted_at.isoformat(),
+            "url": a.url,
+            "request_id": a.request_id,
+            "status_code": a.status_code,
+            "error": a.error,
+            "latency_ms": a.latency_ms,
+            "response_snippet": a.response_snippet,
+        }
+        for a in service.attempts_of(delivery)
+    ]
+    click.echo(
+        json.dumps(
+            {
+                "id": delivery.id,
+                "kind": delivery.kind,
+                "partner": delivery.partner_code,
+                "status": delivery.status,
+                "idempotency_key": delivery.idempotency_key,
+                "sequence": delivery.sequence,
+                "payload": delivery.payload,
+                "replays": delivery.replays,
+                "attempts": attempts,
+            },
+            indent=2,
+            default=str,
+        )
+    )
 
 
 @group.command("replay")

@@ -1,4 +1,5 @@
 """`doctor imports`: checks that stdlib `http`, flask, requests and the app work from this entry point."""
+
 from __future__ import annotations
 
 import json
@@ -20,17 +21,23 @@ def report() -> dict:
 
     from app import create_app
 
-    stdlib_http = http.__file__ is not None and "site-packages" not in http.__file__ \
+    stdlib_http = (
+        http.__file__ is not None
+        and "site-packages" not in http.__file__
         and not http.__file__.startswith(str(__import__("app").ROOT / "http"))
+    )
     probe = create_app().test_client().get("/health/live")
     session = requests.Session()
-    return {"python": sys.version.split()[0], "http_module": http.__file__,
-            "http_is_stdlib": stdlib_http, "http_client_ok": hasattr(http.client, "HTTPConnection"),
-            "flask": flask.__version__ if hasattr(flask, "__version__") else "installed",
-            "requests": requests.__version__, "requests_session_ok": session is not None,
-            "test_client_status": probe.status_code}
-
-
+    return {
+        "python": sys.version.split()[0],
+        "http_module": http.__file__,
+        "http_is_stdlib": stdlib_http,
+        "http_client_ok": hasattr(http.client, "HTTPConnection"),
+        "flask": flask.__version__ if hasattr(flask, "__version__") else "installed",
+        "requests": requests.__version__,
+        "requests_session_ok": session is not None,
+        "test_client_status": probe.status_code,
+    }
 
 
 @group.command("imports")

@@ -1,4 +1,5 @@
 """`outbox parked|requeue`: rows the outbox relay could not publish (unknown actor, bad arguments)."""
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,20 @@ group = AppGroup("outbox", help="Outbox rows the relay parked; requeue them once
 def parked(limit):
     """One JSON line per parked row: id, actor, arguments, error and when it was parked."""
     for row in outbox.parked(limit):
-        click.echo(json.dumps({"id": row.id, "actor": row.actor_name, "args": row.args, "kwargs": row.kwargs,
-                               "error": row.last_error, "parked_at": row.parked_at.isoformat(),
-                               "created_at": row.created_at.isoformat(), "request_id": row.request_id}))
+        click.echo(
+            json.dumps(
+                {
+                    "id": row.id,
+                    "actor": row.actor_name,
+                    "args": row.args,
+                    "kwargs": row.kwargs,
+                    "error": row.last_error,
+                    "parked_at": row.parked_at.isoformat(),
+                    "created_at": row.created_at.isoformat(),
+                    "request_id": row.request_id,
+                }
+            )
+        )
 
 
 @group.command("requeue")

@@ -1,4 +1,5 @@
 """`partners create|list|show|update|rotate-secret`: manage origins and their credentials."""
+
 from __future__ import annotations
 
 import json
@@ -21,15 +22,28 @@ def _load(code: str):
 
 def _describe(partner, *, with_secret: bool = False) -> dict:
     credentials = [
-        {"client_id": c.client_id, "environment": c.environment, "created_at": c.created_at.isoformat(),
-         "revoked": c.revoked_at is not None}
-        for c in service.credentials_of(partner)]
-    body = {"code": partner.code, "name": partner.name, "insurance_enabled": partner.insurance_enabled,
-            "recontracting_enabled": partner.recontracting_enabled, "webhook_url": partner.webhook_url,
-            "webhook_auth_mode": partner.webhook_auth_mode, "webhook_auth_header": partner.webhook_auth_header,
-            "webhook_auth_value_set": bool(partner.webhook_auth_value), "auction_url": partner.auction_url,
-            "auction_api_key_set": bool(partner.auction_api_key), "technical_contact": partner.technical_contact,
-            "credentials": credentials}
+        {
+            "client_id": c.client_id,
+            "environment": c.environment,
+            "created_at": c.created_at.isoformat(),
+            "revoked": c.revoked_at is not None,
+        }
+        for c in service.credentials_of(partner)
+    ]
+    body = {
+        "code": partner.code,
+        "name": partner.name,
+        "insurance_enabled": partner.insurance_enabled,
+        "recontracting_enabled": partner.recontracting_enabled,
+        "webhook_url": partner.webhook_url,
+        "webhook_auth_mode": partner.webhook_auth_mode,
+        "webhook_auth_header": partner.webhook_auth_header,
+        "webhook_auth_value_set": bool(partner.webhook_auth_value),
+        "auction_url": partner.auction_url,
+        "auction_api_key_set": bool(partner.auction_api_key),
+        "technical_contact": partner.technical_contact,
+        "credentials": credentials,
+    }
     if with_secret:
         body["webhook_signing_secret"] = partner.webhook_signing_secret
     return body
@@ -40,8 +54,12 @@ def _echo(data) -> None:
 
 
 def _environment_option():
-    return click.option("--environment", type=click.Choice(["staging", "production"]), default=None,
-                        help="Credential environment (default: this instance's).")
+    return click.option(
+        "--environment",
+        type=click.Choice(["staging", "production"]),
+        default=None,
+        help="Credential environment (default: this instance's).",
+    )
 
 
 @group.command("create")
@@ -54,19 +72,33 @@ def create(code, name, environment, insurance, recontracting):
     """Create a partner and print its first credential (the secret is shown only now)."""
     if service.find_partner(code) is not None:
         raise click.ClickException(f"partner {code} already exists")
-    _, credential = service.create_partner(code, name, environment or current().credential_environment,
-                                           insurance_enabled=insurance, recontracting_enabled=recontracting)
-    _echo({"code": code, "client_id": credential.client_id, "client_secret": credential.client_secret,
-           "environment": credential.environment, "note": "store the secret now; it is not shown again"})
+    _, credential = service.create_partner(
+        code,
+        name,
+        environment or current().credential_environment,
+        insurance_enabled=insurance,
+        recontracting_enabled=recontracting,
+    )
+    _echo(
+        {
+            "code": code,
+            "client_id": credential.client_id,
+            "client_secret": credential.client_secret,
+            "environment": credential.environment,
+            "note": "store the secret now; it is not shown again",
+        }
+    )
 
 
 @group.command("list")
 def list_partners():
     """One line per partner."""
     for partner in service.all_partners():
-        click.echo(f"{partner.code}\t{partner.name}\tinsurance={'on' if partner.insurance_enabled else 'off'}"
-                   f"\trecontracting={'on' if partner.recontracting_enabled else 'off'}"
-                   f"\twebhook={partner.webhook_url or '-'}\tauction={partner.auction_url or '-'}")
+        click.echo(
+            f"{partner.code}\t{partner.name}\tinsurance={'on' if partner.insurance_enabled else 'off'}"
+            f"\trecontracting={'on' if partner.recontracting_enabled else 'off'}"
+            f"\twebhook={partner.webhook_url or '-'}\tauction={partner.auction_url or '-'}"
+        )
 
 
 @group.command("show")
@@ -88,16 +120,34 @@ def show(code):
 @click.option("--auction-url")
 @click.option("--auction-api-key")
 @click.option("--technical-contact")
-def update(code, name, insurance, recontracting, webhook_url, webhook_auth, webhook_auth_header,
-           webhook_auth_value, auction_url, auction_api_key, technical_contact):
+def update(
+    code,
+    name,
+    insurance,
+    recontracting,
+    webhook_url,
+    webhook_auth,
+    webhook_auth_header,
+    webhook_auth_value,
+    auction_url,
+    auction_api_key,
+    technical_contact,
+):
     """Change settings; they apply to the next request or delivery without a restart."""
     from models.services.webhooks.urls import validate_partner_url
 
-    changes = {"name": name, "insurance_enabled": insurance, "recontracting_enabled": recontracting,
-               "webhook_url": webhook_url, "webhook_auth_mode": webhook_auth,
-               "webhook_auth_header": webhook_auth_header, "webhook_auth_value": webhook_auth_value,
-               "auction_url": auction_url, "auction_api_key": auction_api_key,
-               "technical_contact": technical_contact}
+    changes = {
+        "name": name,
+        "insurance_enabled": insurance,
+        "recontracting_enabled": recontracting,
+        "webhook_url": webhook_url,
+        "webhook_auth_mode": webhook_auth,
+        "webhook_auth_header": webhook_auth_header,
+        "webhook_auth_value": webhook_auth_value,
+        "auction_url": auction_url,
+        "auction_api_key": auction_api_key,
+        "technical_contact": technical_contact,
+    }
     changes = {k: v for k, v in changes.items() if v is not None}
     for field in ("webhook_url", "auction_url"):
         if changes.get(field):
@@ -106,8 +156,9 @@ def update(code, name, insurance, recontracting, webhook_url, webhook_auth, webh
                 raise click.ClickException(f"{field}: {problem}")
         elif field in changes:
             changes[field] = None  # an empty value removes the URL
-    if changes.get("webhook_auth_mode") == "api_key" and not (changes.get("webhook_auth_header")
-                                                              or _load(code).webhook_auth_header):
+    if changes.get("webhook_auth_mode") == "api_key" and not (
+        changes.get("webhook_auth_header") or _load(code).webhook_auth_header
+    ):
         changes["webhook_auth_header"] = "x-api-key"
     try:
         partner = service.update_partner(_load(code), **changes)
@@ -128,5 +179,12 @@ def rotate_secret(code, environment, webhook_signing):
         _echo({"code": code, "webhook_signing_secret": partner.webhook_signing_secret})
         return
     credential = service.rotate_secret(partner, environment or current().credential_environment)
-    _echo({"code": code, "client_id": credential.client_id, "client_secret": credential.client_secret,
-           "environment": credential.environment, "note": "store the secret now; it is not shown again"})
+    _echo(
+        {
+            "code": code,
+            "client_id": credential.client_id,
+            "client_secret": credential.client_secret,
+            "environment": credential.environment,
+            "note": "store the secret now; it is not shown again",
+        }
+    )

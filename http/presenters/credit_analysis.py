@@ -1,11 +1,12 @@
 """Response bodies of the credit analysis routes (spec: analysis response, polling, retry)."""
+
 from __future__ import annotations
 
 from httpapi.presenters.acknowledgement import acknowledgement_body
 from models.domain.clock import isoformat_z
+from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import offer_body
-from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.products import product_ref
 from models.services.credit.wire import money_text, number
 from models.settings import current
@@ -17,12 +18,18 @@ REJECTION_MESSAGES = {
     "INSUFFICIENT_SCORE": "Credit analysis rejected: insufficient credit score",
 }
 FAILURES = {
-    "CRA-DTP-003": ("Payroll system unavailable",
-                    "The government payroll system did not answer. Try again in a few minutes with the retry route."),
-    "CRA-ENG-001": ("Credit analysis unavailable",
-                    "The credit engine had a temporary failure. Try again in a few minutes with the retry route."),
-    "CRA-INT-001": ("Credit analysis could not be completed",
-                    "An internal error stopped the analysis. Contact support with the proposal id."),
+    "CRA-DTP-003": (
+        "Payroll system unavailable",
+        "The government payroll system did not answer. Try again in a few minutes with the retry route.",
+    ),
+    "CRA-ENG-001": (
+        "Credit analysis unavailable",
+        "The credit engine had a temporary failure. Try again in a few minutes with the retry route.",
+    ),
+    "CRA-INT-001": (
+        "Credit analysis could not be completed",
+        "An internal error stopped the analysis. Contact support with the proposal id.",
+    ),
 }
 
 
@@ -34,26 +41,46 @@ def acknowledgement(analysis) -> dict:
     """202 body for a running analysis; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the
     automatic retry runs."""
     proposal_id = analysis.proposal_id
-    body = acknowledgement_body(proposal_id, "CREDIT_ANALYSIS_IN_PROGRESS", analysis.started_at,
-                                status_url(proposal_id), "Credit analysis in progress; poll status_url every 2 "
-                                "seconds or wait for the status webhook")
+    body = acknowledgement_body(
+        proposal_id,
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        analysis.started_at,
+        status_url(proposal_id),
+        "Credit analysis in progress; poll status_url every 2 seconds or wait for the status webhook",
+    )
     if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
-        body.update(status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY", retry_at=isoformat_z(analysis.retry_at),
-                    message="The payroll system failed; an automatic retry is scheduled at retry_at")
+        body.update(
+            status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+            retry_at=isoformat_z(analysis.retry_at),
+            message="The payroll system failed; an automatic retry is scheduled at retry_at",
+        )
     return body
 
 
 def _approved(result: FinishedAnalysis) -> dict:
     proposal, analysis = result.proposal, result.analysis
     selected = proposal.selected_offer_id
-    body = {"message": "Credit analysis approved with offers", "proposal_id": proposal.id,
-            "status": proposal.status, "approved": True, "offer": offer_body(result.offer, selected_offer_id=selected)}
+    body = {
+        "message": "Credit analysis approved with offers",
+        "proposal_id": proposal.id,
+        "status": proposal.status,
+        "approved": True,
+        "offer": offer_body(result.offer, selected_offer_id=selected),
+    }
     if result.insurance_enabled:
-        body.update(insuredOffer=offer_body(result.insured_offer, selected_offer_id=selected), product=product_ref(False),
-                    insuredProduct=product_ref(True))
-    body.update(available_margin=money_text(analysis.available_margin), maxLoanAmount=number(analysis.max_loan_amount),
-                maxInstallments=analysis.max_installments, maxMonthlyPayment=money_text(analysis.max_monthly_payment),
-                minMonthlyPayment=number(analysis.min_monthly_payment), bank_skip=bool(current().credit.bank_skip))
+        body.update(
+            insuredOffer=offer_body(result.insured_offer, selected_offer_id=selected),
+            product=product_ref(False),
+            insuredProduct=product_ref(True),
+        )
+    body.update(
+        available_margin=money_text(analysis.available_margin),
+        maxLoanAmount=number(analysis.max_loan_amount),
+        maxInstallments=analysis.max_installments,
+        maxMonthlyPayment=money_text(analysis.max_monthly_payment),
+        minMonthlyPayment=number(analysis.min_monthly_payment),
+        bank_skip=bool(current().credit.bank_skip),
+    )
     if analysis.promotional:
         body["promotional"] = True
     return body
@@ -61,18 +88,33 @@ def _approved(result: FinishedAnalysis) -> dict:
 
 def _rejected(proposal, analysis) -> dict:
     reason = analysis.rejection_reason
-    return {"proposal_id": proposal.id, "status": "REJECTED", "approved": False, "rejection_reason": reason,
-            "message": REJECTION_MESSAGES.get(reason, "Credit analysis rejected by the credit policy"),
-            "offer": None, "insuredOffer": None, "maxLoanAmount": 0, "maxInstallments": 0,
-            "bank_skip": bool(current().credit.bank_skip)}
+    return {
+        "proposal_id": proposal.id,
+        "status": "REJECTED",
+        "approved": False,
+        "rejection_reason": reason,
+        "message": REJECTION_MESSAGES.get(reason, "Credit analysis rejected by the credit policy"),
+        "offer": None,
+        "insuredOffer": None,
+        "maxLoanAmount": 0,
+        "maxInstallments": 0,
+        "bank_skip": bool(current().credit.bank_skip),
+    }
 
 
 def _failed(proposal, analysis) -> dict:
     title, description = FAILURES.get(analysis.error_code, FAILURES["CRA-INT-001"])
-    return {"proposal_id": proposal.id, "status": "CREDIT_ANALYSIS_FAILED", "approved": False,
-            "error_code": analysis.error_code, "message": "Credit analysis failed for a technical reason",
-            "friendly_message": {"title": title, "description": description}, "offer": None, "insuredOffer": None,
-            "retryable": bool(analysis.retryable)}
+    return {
+        "proposal_id": proposal.id,
+        "status": "CREDIT_ANALYSIS_FAILED",
+        "approved": False,
+        "error_code": analysis.error_code,
+        "message": "Credit analysis failed for a technical reason",
+        "friendly_message": {"title": title, "description": description},
+        "offer": None,
+        "insuredOffer": None,
+        "retryable": bool(analysis.retryable),
+    }
 
 
 def result_body(result: FinishedAnalysis) -> dict:
@@ -91,8 +133,11 @@ def retry_body(result: FinishedAnalysis) -> dict:
     body = result_body(result)
     analysis = result.analysis
     if analysis.outcome == AnalysisOutcome.APPROVED:
-        body = {k: v for k, v in body.items() if k not in ("product", "insuredProduct", "maxMonthlyPayment",
-                                                           "minMonthlyPayment")}
+        body = {
+            k: v
+            for k, v in body.items()
+            if k not in ("product", "insuredProduct", "maxMonthlyPayment", "minMonthlyPayment")
+        }
         body["available_margin"] = number(analysis.available_margin)
         body["message"] = "Credit analysis retry approved with offers"
     return body

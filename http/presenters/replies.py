@@ -1,8 +1,8 @@
 """Small helpers shared by the credit-path routes."""
+
 from __future__ import annotations
 
 from flask import jsonify
-
 
 
 def reply(body: dict | list, status: int):

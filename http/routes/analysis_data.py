@@ -1,4 +1,5 @@
 """GET /proposals/{id}/analysis-data: margin snapshot, engine result and consent evidence."""
+
 from flask_smorest import Blueprint
 
 from models.services.queries.records import analysis_data

@@ -1,8 +1,9 @@
 """POST /v1/proposals/<id>/banking-data: disbursement account or Pix key."""
+
 import flask_smorest
 
-from models.services.banking.disbursement_data import Verdict
 from models.services.banking import submission
+from models.services.banking.disbursement_data import Verdict
 from models.settings import current
 from schemas.banking import BankingDataResultSchema, BankingDataSchema
 from schemas.errors import ErrorSchema
@@ -22,14 +23,18 @@ def _answer(proposal_id: str, verdict: Verdict):
 @blp.route("/proposals/<uuid:proposal_id>/banking-data", methods=["POST"])
 @blp.arguments(BankingDataSchema)
 @blp.response(200, BankingDataResultSchema)
-@blp.alt_response(400, schema=ErrorSchema, description="Invalid data, bank not allowed, key not validated, "
-                  "or the status does not allow update")
+@blp.alt_response(
+    400,
+    schema=ErrorSchema,
+    description="Invalid data, bank not allowed, key not validated, or the status does not allow update",
+)
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
 @blp.alt_response(503, schema=ErrorSchema, description="Pix directory unavailable or too slow; nothing saved")
 def submit_banking_data(data, proposal_id):
     """Save the disbursement data. A Pix key is confirmed in the instant-payment directory first;
     an unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or PIX_KEY_NOT_CONFIRMED."""
     proposal_id = str(proposal_id)
-    verdict = submission.submit_banking_data(current_origin(), proposal_id, data,
-                                             wait_seconds=current().banking.pix_lookup_wait_seconds)
+    verdict = submission.submit_banking_data(
+        current_origin(), proposal_id, data, wait_seconds=current().banking.pix_lookup_wait_seconds
+    )
     return _answer(proposal_id, verdict)

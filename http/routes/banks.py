@@ -1,4 +1,5 @@
 """GET /v1/banks: the authorised bank list (valid bank_code values for banking data)."""
+
 import flask_smorest
 
 from models.services.banking import banks

@@ -1,4 +1,5 @@
 """POST /v1/proposals/<id>/cancel: only in CONTRACT_GENERATED or AWAITING_SIGNATURE."""
+
 import flask_smorest
 
 from models.domain.clock import isoformat_z
@@ -18,5 +19,10 @@ blp = flask_smorest.Blueprint("cancel", __name__, description="Cancel a proposal
 def cancel(proposal_id):
     """Irreversible CANCELED; the funding application is cancelled afterwards (best effort)."""
     proposal = cancellation.cancel_proposal(current_origin(), str(proposal_id))
-    return {"id": proposal.id, "cpf": proposal.cpf, "full_name": proposal.full_name, "status": proposal.status,
-            "updated_at": isoformat_z(proposal.updated_at)}
+    return {
+        "id": proposal.id,
+        "cpf": proposal.cpf,
+        "full_name": proposal.full_name,
+        "status": proposal.status,
+        "updated_at": isoformat_z(proposal.updated_at),
+    }

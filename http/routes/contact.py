@@ -1,4 +1,5 @@
 """Contact data and the SMS token: send, validate, resend by SMS or messaging app."""
+
 from __future__ import annotations
 
 import flask_smorest
@@ -23,27 +24,46 @@ BASE = "/proposals/<proposal_id>/contact"
 def send_contact(body, proposal_id):
     """Save email and phone and send a 6-digit code by SMS."""
     token = contact.send_contact(current_origin(), proposal_id, body["email"].strip().lower(), body["phone"])
-    return reply({"message": "Verification code sent by SMS", "phone": token.phone,
-                  "expires_at": isoformat_z(token.expires_at)}, 201)
+    return reply(
+        {"message": "Verification code sent by SMS", "phone": token.phone, "expires_at": isoformat_z(token.expires_at)},
+        201,
+    )
 
 
 @blp.route(BASE + "/validate-token", methods=["POST"])
 @blp.arguments(ValidateTokenRequest)
 @blp.response(200, ValidateTokenResponse)
-@blp.alt_response(400, schema=ErrorSchema, description="INVALID_TOKEN, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, "
-                                                        "TOKEN_NOT_FOUND, PHONE_MISMATCH")
+@blp.alt_response(
+    400,
+    schema=ErrorSchema,
+    description="INVALID_TOKEN, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, TOKEN_NOT_FOUND, PHONE_MISMATCH",
+)
 def validate_token(body, proposal_id):
     """Check the code; the proposal moves to TOKEN_VALIDATED."""
     proposal = contact.validate(current_origin(), proposal_id, body["token"], body["phone"])
-    return reply({"message": "Token validated", "proposal_id": proposal.id, "status": proposal.status,
-                  "validated_at": isoformat_z(now())}, 200)
+    return reply(
+        {
+            "message": "Token validated",
+            "proposal_id": proposal.id,
+            "status": proposal.status,
+            "validated_at": isoformat_z(now()),
+        },
+        200,
+    )
 
 
 def _resend(proposal_id: str, channel: str):
     token = contact.resend(current_origin(), proposal_id, channel)
     label = "SMS" if channel == SMS else "WhatsApp"
-    return reply({"message": f"New verification code sent by {label}", "phone": token.phone, "channel": channel,
-                  "expires_at": isoformat_z(token.expires_at)}, 200)
+    return reply(
+        {
+            "message": f"New verification code sent by {label}",
+            "phone": token.phone,
+            "channel": channel,
+            "expires_at": isoformat_z(token.expires_at),
+        },
+        200,
+    )
 
 
 @blp.route(BASE + "/resend-token", methods=["POST"])

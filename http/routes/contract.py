@@ -1,10 +1,11 @@
 """Contract generation (hybrid, /async, ?async=true), polling, and the stored CCB document."""
+
 import flask_smorest
 from flask import jsonify, send_file
 
+from httpapi.presenters import contract as contract_views
 from models.domain.lifecycles import ContractStatus
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL
-from httpapi.presenters import contract as contract_views
 from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
 from models.settings import current
@@ -32,12 +33,13 @@ def _start(proposal_id: str, body: dict, wait: bool):
     if contract.status == IN_PROGRESS:
         return _reply(contract_views.acknowledgement(contract), 202)
     if contract.status == ContractStatus.FAILED:
-        raise ApiError(503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED")
+        raise ApiError(
+            503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED"
+        )
     return _reply(contract_views.contract_data(contract), 201)
 
 
-_400 = ("Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); "
-        "details.field selected_offer_id")
+_400 = "Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); details.field selected_offer_id"
 _409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
 
 
@@ -68,8 +70,14 @@ def generate_async(body, proposal_id):
 def _poll(proposal_id: str):
     proposal, contract = contract_reads.proposal_contract(current_origin(), proposal_id)
     if proposal.status in TERMINAL:
-        return _reply({"code": "TERMINAL_PROPOSAL_STATUS", "message": f"Proposal is in terminal status {proposal.status}",
-                       "details": {"current_status": proposal.status}}, 409)
+        return _reply(
+            {
+                "code": "TERMINAL_PROPOSAL_STATUS",
+                "message": f"Proposal is in terminal status {proposal.status}",
+                "details": {"current_status": proposal.status},
+            },
+            409,
+        )
     if contract is None:
         raise ApiError(404, "Contract not found for this proposal", error_code="CONTRACT_NOT_FOUND")
     if contract.status == IN_PROGRESS:
@@ -90,8 +98,7 @@ def contract_status(proposal_id):
 
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"])
-@blp.response(200, description="The contract (CCB) as application/pdf",
-              content_type="application/pdf")
+@blp.response(200, description="The contract (CCB) as application/pdf", content_type="application/pdf")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
 def contract_document(proposal_id):
     """The stored CCB PDF of the proposal's latest contract."""

@@ -1,21 +1,21 @@
 """Credit analysis: hybrid, explicit async and legacy ?async=true; polling; retry (3 variants)."""
+
 from __future__ import annotations
 
 import flask_smorest
 
-from models.services.credit.analysis_reads import analysis_of, await_analysis, finished_analysis
-
 from models.domain.lifecycles import FINISHED_OUTCOMES, AnalysisOutcome
 from models.services.credit.analysis import ConsentData, RetryRefusal, retry, start_analysis
+from models.services.credit.analysis_reads import analysis_of, await_analysis, finished_analysis
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
 from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
+from ..errors import ApiError
 from ..presenters.credit_analysis import acknowledgement, result_body, retry_body, status_url
 from ..presenters.replies import reply
-from ..errors import ApiError
 
 blp = flask_smorest.Blueprint("credit_analysis", __name__, description="Credit analysis")
 BASE = "/proposals/<proposal_id>/credit-analysis"
@@ -23,8 +23,13 @@ BASE = "/proposals/<proposal_id>/credit-analysis"
 
 def _consent(body: dict) -> ConsentData:
     geo = body["geolocation"]
-    return ConsentData(ip=str(body["ip"]), latitude=geo["latitude"], longitude=geo["longitude"],
-                       document_text=body["document_text"], channel=body["channel"])
+    return ConsentData(
+        ip=str(body["ip"]),
+        latitude=geo["latitude"],
+        longitude=geo["longitude"],
+        document_text=body["document_text"],
+        channel=body["channel"],
+    )
 
 
 def _answer(analysis, *, wait: float | None, created: int = 201):
@@ -34,17 +39,22 @@ def _answer(analysis, *, wait: float | None, created: int = 201):
         analysis = await_analysis(analysis.id, wait)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(analysis), 202)
-    return reply(result_body(finished_analysis(analysis)),
-                 created if analysis.outcome == AnalysisOutcome.APPROVED else 200)
+    return reply(
+        result_body(finished_analysis(analysis)), created if analysis.outcome == AnalysisOutcome.APPROVED else 200
+    )
 
 
 @blp.route(BASE, methods=["POST"])
 @blp.arguments(CreditAnalysisRequest)
 @blp.arguments(AsyncQuery, location="query")
 @blp.response(201, AnalysisResult, description="Approved within the hybrid wait (full result)")
-@blp.alt_response(200, schema=AnalysisResult, description="Rejected (rejection_reason) or technical failure (error_code)")
+@blp.alt_response(
+    200, schema=AnalysisResult, description="Rejected (rejection_reason) or technical failure (error_code)"
+)
 @blp.alt_response(202, schema=Acknowledgement, description="Still running after the hybrid wait, or ?async=true")
-@blp.alt_response(409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED")
+@blp.alt_response(
+    409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED"
+)
 def analyse(body, query, proposal_id):
     """Hybrid analysis (waits up to ~28 s); ``?async=true`` is the legacy form of /async."""
     mode = "async" if query["async_"] else "hybrid"
@@ -55,7 +65,9 @@ def analyse(body, query, proposal_id):
 @blp.route(BASE + "/async", methods=["POST"])
 @blp.arguments(CreditAnalysisRequest)
 @blp.response(202, Acknowledgement)
-@blp.alt_response(409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED")
+@blp.alt_response(
+    409, schema=ErrorSchema, description="In progress (no errorCode) or CREDIT_ANALYSIS_ALREADY_COMPLETED"
+)
 def analyse_async(body, proposal_id):
     """Start the analysis and answer 202 at once; poll GET credit-analysis or use the webhook."""
     return _answer(start_analysis(current_origin(), proposal_id, _consent(body), "async"), wait=None)
@@ -76,8 +88,15 @@ def poll(proposal_id):
 def _retry(proposal_id: str, *, sync: bool):
     outcome = retry(current_origin(), proposal_id, "sync" if sync else "async")
     if isinstance(outcome, RetryRefusal):
-        return reply({"message": outcome.message, "proposal_id": proposal_id, "status": outcome.current_status,
-                      "status_url": status_url(proposal_id)}, 200)
+        return reply(
+            {
+                "message": outcome.message,
+                "proposal_id": proposal_id,
+                "status": outcome.current_status,
+                "status_url": status_url(proposal_id),
+            },
+            200,
+        )
     if not sync:
         return reply(acknowledgement(outcome), 202)
     analysis = await_analysis(outcome.id, float(current().credit.retry_wait_seconds))
@@ -90,7 +109,9 @@ def _retry(proposal_id: str, *, sync: bool):
 @blp.arguments(AsyncQuery, location="query")
 @blp.response(200, RetryResult, description="Retry result, or a message (dedup window / retry limit)")
 @blp.alt_response(202, schema=Acknowledgement, description="?async=true, or still running after ~120 s")
-@blp.alt_response(400, schema=ErrorSchema, description="ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED")
+@blp.alt_response(
+    400, schema=ErrorSchema, description="ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED"
+)
 def retry_analysis(query, proposal_id):
     """Reprocess a failed analysis with the saved consent (synchronous unless ?async=true)."""
     return _retry(proposal_id, sync=not query["async_"])
@@ -99,7 +120,9 @@ def retry_analysis(query, proposal_id):
 @blp.route(BASE + "/retry/async", methods=["POST"])
 @blp.response(202, Acknowledgement)
 @blp.alt_response(200, schema=RetryResult, description="A message (dedup window / retry limit)")
-@blp.alt_response(400, schema=ErrorSchema, description="ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED")
+@blp.alt_response(
+    400, schema=ErrorSchema, description="ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED"
+)
 def retry_analysis_async(proposal_id):
     """Reprocess a failed analysis and answer 202 at once."""
     return _retry(proposal_id, sync=False)

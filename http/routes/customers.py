@@ -4,6 +4,7 @@ Decision: a CPF the origin knows nothing about is not an error: contracts answer
 ``total`` 0 and an empty list (spec), the summary answers 200 with nulls and an empty list,
 available-loan-amount answers 204 (spec). Only an invalid CPF (malformed or wrong check digits) is refused (400).
 """
+
 from flask import Response
 from flask_smorest import Blueprint
 
@@ -36,8 +37,11 @@ def available_loan_amount(cpf):
     available = customer_queries.available_loan_amount(valid_cpf(cpf), current_origin())
     if available is None:
         return Response(status=204)
-    return {"cpf": cpf, "available_loan_amount": available.amount,
-            "approved_at": customer_queries.iso(available.approved_at)}
+    return {
+        "cpf": cpf,
+        "available_loan_amount": available.amount,
+        "approved_at": customer_queries.iso(available.approved_at),
+    }
 
 
 @blp.route("/<cpf>/summary", methods=["GET"])

@@ -5,6 +5,7 @@ moves the proposal to CANCELLED_BY_USER and the contract with that CCB number wi
 route never does. A repeated event for a proposal already withdrawn is acknowledged without a
 second change.
 """
+
 from flask import Blueprint, jsonify
 
 from models.domain.statuses import Status
@@ -25,12 +26,17 @@ def funding_callback():
     if refused is not None:
         return refused
     if body.get("event") != WITHDRAWAL:
-        return error_response(400, f"event must be {WITHDRAWAL}", error_code="VALIDATION_ERROR",
-                              details={"field": "event"})
+        return error_response(
+            400, f"event must be {WITHDRAWAL}", error_code="VALIDATION_ERROR", details={"field": "event"}
+        )
     number = body.get("issuer_application_id")
     if not isinstance(number, str) or not number:
-        return error_response(400, "issuer_application_id is required", error_code="VALIDATION_ERROR",
-                              details={"field": "issuer_application_id"})
+        return error_response(
+            400,
+            "issuer_application_id is required",
+            error_code="VALIDATION_ERROR",
+            details={"field": "issuer_application_id"},
+        )
     reason = str(body.get("reason") or "customer exercised the withdrawal right")
     proposal_id = withdraw_contract(number, reason=reason)
     return jsonify(received=True, proposal_id=proposal_id, status=Status.CANCELLED_BY_USER.value)

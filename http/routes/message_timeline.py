@@ -1,4 +1,5 @@
 """GET /proposals/{id}/message-timeline: the SMS, messaging-app and email sends of a proposal."""
+
 from flask_smorest import Blueprint
 
 from models.services.queries.records import message_timeline

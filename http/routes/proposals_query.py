@@ -3,6 +3,7 @@
 ``/proposals/statistics`` is a static rule, which Werkzeug always prefers over the
 ``/proposals/<proposal_id>`` rule, so "statistics" is never taken for an id.
 """
+
 from flask_smorest import Blueprint
 
 from models.services.queries.detail import proposal_detail

@@ -1,4 +1,5 @@
 """GET /v1/sandbox/messages?phone=: the codes the sandbox "sent" (mounted only in sandbox/test)."""
+
 from __future__ import annotations
 
 import flask_smorest
@@ -21,5 +22,7 @@ if current().sandbox_routes:
     def list_messages(query):
         """Messages (with the code in clear) sent to ``phone`` for proposals of the token's origin."""
         rows = sandbox_messages(current_origin(), query["phone"])
-        return reply([{"channel": r.channel, "text": r.text, "token": r.token, "sent_at": isoformat_z(r.sent_at)}
-                      for r in rows], 200)
+        return reply(
+            [{"channel": r.channel, "text": r.text, "token": r.token, "sent_at": isoformat_z(r.sent_at)} for r in rows],
+            200,
+        )

@@ -5,6 +5,7 @@ four checks; ``process_result``, ``authentication_result``, ``liveness_result`` 
 ``trust_result`` override each one. Then 303 to ``signature_redirect_url`` when one was given.
 Mounted only when ``sandbox_routes`` is on.
 """
+
 from html import escape
 
 from flask import Blueprint, jsonify, redirect, request
@@ -21,10 +22,12 @@ PLAIN_BLUEPRINTS = [bp] if current().sandbox_routes else []
 def open_page(process_id):
     """The signing page; the first visit starts the process (IN_PROGRESS)."""
     process = sandbox_signing.open_signing(process_id)
-    return (f"<!doctype html><title>Sandbox signing</title><h1>Sandbox signing</h1>"
-            f"<p>Contract for {escape(process.signer_name)} (CPF {escape(process.signer_cpf)}).</p>"
-            f"<p>POST JSON to this URL to sign: <code>{{}}</code> passes every check; set "
-            f"{', '.join(RESULT_FIELDS)} to override a result.</p>")
+    return (
+        f"<!doctype html><title>Sandbox signing</title><h1>Sandbox signing</h1>"
+        f"<p>Contract for {escape(process.signer_name)} (CPF {escape(process.signer_cpf)}).</p>"
+        f"<p>POST JSON to this URL to sign: <code>{{}}</code> passes every check; set "
+        f"{', '.join(RESULT_FIELDS)} to override a result.</p>"
+    )
 
 
 @bp.route("/sandbox/esign/<process_id>", methods=["POST"])

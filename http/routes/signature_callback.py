@@ -4,6 +4,7 @@ Outside /v1 (no bearer token): the provider signs the raw body with the shared s
 (``X-Signature: sha256=<hex>``). The event is handed to the signature-result actor through the
 outbox; a repeated event is deduplicated there and the actor ignores late ones.
 """
+
 from flask import Blueprint, jsonify
 
 from models.services.contract.signature import FINISHED, RESULT_FIELDS, STARTED
@@ -23,10 +24,13 @@ def esignature_callback():
     if refused is not None:
         return refused
     if not isinstance(body.get("process_id"), str):
-        return error_response(400, "process_id is required", error_code="VALIDATION_ERROR", details={"field": "process_id"})
+        return error_response(
+            400, "process_id is required", error_code="VALIDATION_ERROR", details={"field": "process_id"}
+        )
     event = body.get("event")
     if event not in (STARTED, FINISHED):
-        return error_response(400, f"event must be {STARTED} or {FINISHED}", error_code="VALIDATION_ERROR",
-                              details={"field": "event"})
+        return error_response(
+            400, f"event must be {STARTED} or {FINISHED}", error_code="VALIDATION_ERROR", details={"field": "event"}
+        )
     accept_result(body["process_id"], event, {name: body.get(name) for name in RESULT_FIELDS})
     return jsonify(received=True)

@@ -1,4 +1,5 @@
 """POST /proposals/{id}/simulate: offers by term or by amount, computed by the simulation actor."""
+
 from __future__ import annotations
 
 import flask_smorest
@@ -12,8 +13,8 @@ from schemas.credit_analysis import SimulateRequest, SimulationResponse
 from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
-from ..presenters.replies import reply
 from ..errors import ApiError
+from ..presenters.replies import reply
 
 blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer simulation")
 
@@ -26,12 +27,18 @@ blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer 
 @blp.alt_response(422, schema=ErrorSchema, description="INSUFFICIENT_MARGIN (details.availableMargin, minimumRequired)")
 def simulate(body, proposal_id):
     """By ``installments`` the largest amount; by ``loan_amount`` the term options. Replaces earlier offers."""
-    requested = request_simulation(current_origin(), proposal_id, installments=body.get("installments"),
-                                   loan_amount=body.get("loan_amount"), insured=bool(body["insured"]))
+    requested = request_simulation(
+        current_origin(),
+        proposal_id,
+        installments=body.get("installments"),
+        loan_amount=body.get("loan_amount"),
+        insured=bool(body["insured"]),
+    )
     simulation = await_simulation(requested.id, float(current().credit.simulation_wait_seconds))
     if simulation.status == SimulationStatus.PENDING:
-        raise ApiError(503, "The simulation is taking longer than expected; try again shortly",
-                       error_code="SIMULATION_TIMEOUT")
+        raise ApiError(
+            503, "The simulation is taking longer than expected; try again shortly", error_code="SIMULATION_TIMEOUT"
+        )
     if simulation.status == SimulationStatus.FAILED:
         error = simulation.error
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
@@ -39,7 +46,15 @@ def simulate(body, proposal_id):
     offers = [offer_body(row, selected_offer_id=None) for row in simulation_offers(simulation)]
     product = product_ref(simulation.insured)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
-    return reply({"simulation_mode": simulation.mode, "proposal_id": simulation.proposal_id,
-                  "product_id": product["id"], "product_name": product["name"], "total_offers": len(offers),
-                  "message": f"Simulation by {mode_text} returned {len(offers)} offer(s); earlier offers were replaced",
-                  "offers": offers}, 200)
+    return reply(
+        {
+            "simulation_mode": simulation.mode,
+            "proposal_id": simulation.proposal_id,
+            "product_id": product["id"],
+            "product_name": product["name"],
+            "total_offers": len(offers),
+            "message": f"Simulation by {mode_text} returned {len(offers)} offer(s); earlier offers were replaced",
+            "offers": offers,
+        },
+        200,
+    )

@@ -1,4 +1,5 @@
 """POST /proposals/start."""
+
 from __future__ import annotations
 
 import flask_smorest
@@ -16,13 +17,28 @@ blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a pro
 @blp.route("/proposals/start", methods=["POST"])
 @blp.arguments(StartRequest)
 @blp.response(201, StartResponse, description="Proposal created (status CREATED)")
-@blp.alt_response(200, schema=StartResponse, description="The CPF already has an active proposal of this origin; "
-                                                          "it is returned and nothing is created")
-@blp.alt_response(409, schema=ErrorSchema, description="A blocking rule applies (errorCode, proposal_id, status, "
-                                                        "longest_overdue_days)")
+@blp.alt_response(
+    200,
+    schema=StartResponse,
+    description="The CPF already has an active proposal of this origin; it is returned and nothing is created",
+)
+@blp.alt_response(
+    409,
+    schema=ErrorSchema,
+    description="A blocking rule applies (errorCode, proposal_id, status, longest_overdue_days)",
+)
 def start(body):
     """Start a proposal for a CPF, or get back its active proposal."""
     proposal, created = start_proposal(current_origin(), body["cpf"], body["full_name"].strip(), body["birth_date"])
     message = "Proposal created" if created else "The CPF already has an active proposal; returning it"
-    return reply({"message": message, "proposal_id": proposal.id, "cpf": proposal.cpf, "full_name": proposal.full_name,
-                  "product_id": proposal.product_id, "status": proposal.status}, 201 if created else 200)
+    return reply(
+        {
+            "message": message,
+            "proposal_id": proposal.id,
+            "cpf": proposal.cpf,
+            "full_name": proposal.full_name,
+            "product_id": proposal.product_id,
+            "status": proposal.status,
+        },
+        201 if created else 200,
+    )

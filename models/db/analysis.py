@@ -1,4 +1,5 @@
 """Credit analyses (with the approval snapshot) and the offers they or simulations produced."""
+
 import peewee
 
 from models.db.database import BaseModel

@@ -5,6 +5,7 @@ for the actor's verdict; whichever side flips ``state`` first wins (actor PENDIN
 PENDING -> ABANDONED on timeout), so a verdict that arrives after the request gave up never changes
 the proposal.
 """
+
 import peewee
 
 from models.db.database import BaseModel

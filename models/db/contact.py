@@ -1,4 +1,5 @@
 """SMS tokens and the record of every message sent (SMS, messaging app, email)."""
+
 import peewee
 
 from models.db.database import BaseModel

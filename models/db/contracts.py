@@ -1,4 +1,5 @@
 """Contracts (CCB), their signature process, and the disbursement that pays them."""
+
 import peewee
 
 from models.db.database import BaseModel

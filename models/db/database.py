@@ -1,4 +1,5 @@
 """The one database handle, chosen at start-up from DATABASE_URL (SQLite file or PostgreSQL)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -26,14 +27,14 @@ POOL_STALE_SECONDS = 300
 def _pooled(url: str) -> str:
     for scheme in ("postgresql://", "postgres://"):
         if url.startswith(scheme):
-            return "postgresql+pool://" + url[len(scheme):]
+            return "postgresql+pool://" + url[len(scheme) :]
     return url
 
 
 def _sqlite_path(url: str) -> str | None:
     if not url.startswith("sqlite:///"):
         return None
-    path = url[len("sqlite:///"):]
+    path = url[len("sqlite:///") :]
     if path in ("", ":memory:"):
         raise ValueError("an in-memory SQLite database is not shared between worker threads; use a file")
     return path

@@ -1,4 +1,5 @@
 """Column types shared by every table: UTC timestamps, JSON documents, money."""
+
 from __future__ import annotations
 
 import json

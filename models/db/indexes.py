@@ -12,6 +12,7 @@
 SQLite (tests, ``make run``) keeps the peewee-declared indexes only. Every statement is
 idempotent, so create_schema can run at each start.
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,5 +56,6 @@ def create_postgres_indexes() -> None:
         db.execute_sql(f"CREATE INDEX IF NOT EXISTS {name} {target}")
     if _trigram_available():
         for column in TRIGRAM_COLUMNS:
-            db.execute_sql(f"CREATE INDEX IF NOT EXISTS proposal_{column}_trgm "
-                           f"ON proposal USING gin ({column} gin_trgm_ops)")
+            db.execute_sql(
+                f"CREATE INDEX IF NOT EXISTS proposal_{column}_trgm ON proposal USING gin ({column} gin_trgm_ops)"
+            )

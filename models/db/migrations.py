@@ -6,6 +6,7 @@ outbox's ``parked_at``, say). At start-up, under the schema lock, every column a
 and its table lacks is added. A new column must therefore be nullable or carry a default; renames,
 type changes and removals are not handled here and need a written migration.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,8 +30,10 @@ def add_missing_columns(database: peewee.Database, models: list[type[peewee.Mode
     for model in models:
         for field in missing_columns(database, model):
             if not field.null and field.default is None:
-                raise RuntimeError(f"{model._meta.table_name}.{field.column_name} is missing and is neither "
-                                   "nullable nor defaulted: write a migration for it")
+                raise RuntimeError(
+                    f"{model._meta.table_name}.{field.column_name} is missing and is neither "
+                    "nullable nor defaulted: write a migration for it"
+                )
             migrate(migrator.add_column(model._meta.table_name, field.column_name, field))
             added.append(f"{model._meta.table_name}.{field.column_name}")
             log.warning("schema: added column %s.%s", model._meta.table_name, field.column_name)

@@ -3,6 +3,7 @@
 A row is published to the broker right after commit (fast path) or by the sweeper; rows with a
 future ``deliver_at`` are the durable scheduler for long deadlines (they survive restarts).
 """
+
 import peewee
 
 from models.db.database import BaseModel

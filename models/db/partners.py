@@ -1,4 +1,5 @@
 """Partners (origins) and their API credentials, one set per environment."""
+
 import peewee
 
 from models.db.database import BaseModel

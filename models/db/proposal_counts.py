@@ -9,6 +9,7 @@ transactions moving different proposals rarely wait on the same counter row. Tri
 INSERT, DELETE, UPDATE of status/origin (row level) and TRUNCATE (statement level); COPY fires the
 insert trigger too. The counters are back-filled, under a lock, when the table is first created.
 """
+
 from __future__ import annotations
 
 from models.db.database import db

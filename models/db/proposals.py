@@ -1,4 +1,5 @@
 """Proposals, their status history and the consent captured for credit analysis."""
+
 import uuid
 
 import peewee

@@ -3,6 +3,7 @@
 This is the sandbox provider's own store, the one place the code is kept in clear, so that
 partners can read it at GET /v1/sandbox/messages. MessageSend keeps only the masked text.
 """
+
 import peewee
 
 from models.db.database import BaseModel

@@ -4,6 +4,7 @@ These tables stand in for the providers' own databases: they are written in the 
 transactions, so a crash of ours after a provider call does not erase what the provider did (the
 sandbox funder therefore still recognises a payment's idempotency key after a restart).
 """
+
 import peewee
 
 from models.db.database import BaseModel

@@ -1,4 +1,5 @@
 """Simulation requests: the row the simulation actor fills and the waiting route reads."""
+
 import peewee
 
 from models.db.database import BaseModel

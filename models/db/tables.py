@@ -1,4 +1,5 @@
 """Every table, in dependency order (create_schema creates them all)."""
+
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
 from models.db.contact import ContactToken, MessageSend
@@ -12,14 +13,26 @@ from models.db.simulations import Simulation
 from models.db.webhooks import AuctionProposal, DeliveryAttempt, WebhookDelivery
 
 ALL_TABLES = [
-    Partner, PartnerCredential,
-    Proposal, StatusChange, Consent,
-    ContactToken, MessageSend,
-    CreditAnalysis, Offer,
-    Contract, Disbursement,
+    Partner,
+    PartnerCredential,
+    Proposal,
+    StatusChange,
+    Consent,
+    ContactToken,
+    MessageSend,
+    CreditAnalysis,
+    Offer,
+    Contract,
+    Disbursement,
     OutboxMessage,
-    WebhookDelivery, DeliveryAttempt, AuctionProposal,
-    Simulation, SandboxMessage,  # credit path (issue #4)
+    WebhookDelivery,
+    DeliveryAttempt,
+    AuctionProposal,
+    Simulation,
+    SandboxMessage,  # credit path (issue #4)
     # Contract path: banking-data submissions and the sandbox providers' own state.
-    BankDataSubmission, SandboxSigningProcess, SandboxFundingApplication, SandboxPayment,
+    BankDataSubmission,
+    SandboxSigningProcess,
+    SandboxFundingApplication,
+    SandboxPayment,
 ]

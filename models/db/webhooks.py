@@ -1,4 +1,5 @@
 """Outgoing webhook deliveries (status change and auction) and every attempt made."""
+
 import peewee
 
 from models.db.database import BaseModel

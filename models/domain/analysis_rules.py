@@ -6,6 +6,7 @@
 * Manual retry: only a technical failure marked retryable, in the status the state machine lets
   RETRY_ANALYSIS leave from. The 96 h window and the retry limit are checked by the use case.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -16,8 +17,9 @@ from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
 
 
-def promotional_eligible(status: Status | str, previous_outcome: str | None, previous_approved_at: datetime | None,
-                         now: datetime) -> bool:
+def promotional_eligible(
+    status: Status | str, previous_outcome: str | None, previous_approved_at: datetime | None, now: datetime
+) -> bool:
     """True when a new analysis from ``status`` is the promotional re-analysis."""
     if status not in TRANSITIONS[Trigger.START_ANALYSIS].guarded_sources:
         return False
@@ -35,4 +37,4 @@ def analysis_kind(*, promotional: bool, has_previous: bool) -> AnalysisKind:
 
 def retryable_failure(status: Status | str, outcome: str | None, retryable: bool | None) -> bool:
     """True when the proposal's last analysis is a retryable technical failure it may retry."""
-    return can(status, Trigger.RETRY_ANALYSIS) and outcome == AnalysisOutcome.FAILED and bool(retryable)
+    return can(Status(status), Trigger.RETRY_ANALYSIS) and outcome == AnalysisOutcome.FAILED and bool(retryable)

@@ -20,6 +20,7 @@ Decisions on open points:
   of M+1, otherwise M+2 (the note's cycle); due on ``due_day`` (default 5,
   clamped to month end) of that payroll month.
 """
+
 from __future__ import annotations
 
 import calendar as _stdlib_calendar

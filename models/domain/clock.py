@@ -3,6 +3,7 @@
 Everything is stored and compared in aware UTC; local time (America/Sao_Paulo)
 is only used where a business rule is phrased in local wall-clock terms.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timezone

@@ -5,6 +5,7 @@ arithmetic but are not issued), whose last two digits are the Receita Federal ch
 preceding ones. Only ASCII digits count: ``\\d`` and ``int()`` also accept other Unicode digits
 (a fullwidth zero), which no CPF contains and no downstream system expects.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ _ELEVEN_ASCII_DIGITS = re.compile(r"[0-9]{11}")
 def check_digit(digits: str) -> str:
     """The next check digit of ``digits`` (9 digits give the first, 10 the second)."""
     weights = range(len(digits) + 1, 1, -1)
-    total = sum(int(digit) * weight for digit, weight in zip(digits, weights))
+    total = sum(int(digit) * weight for digit, weight in zip(digits, weights, strict=True))
     return str(total * 10 % 11 % 10)
 
 

@@ -4,6 +4,7 @@ The credit engine answers a limit (``pod_limit_max``) and, for the promotional r
 promotional one. Offers are capped by the granted limit, and the available-loan-amount route
 subtracts from it what was disbursed since; both read it from here so they never disagree.
 """
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -11,8 +12,9 @@ from decimal import Decimal
 from models.domain.money import ZERO, to_cents
 
 
-def granted_limit(pod_limit_max: Decimal | None, promotional_pod_limit_max: Decimal | None,
-                  promotional: bool) -> Decimal | None:
+def granted_limit(
+    pod_limit_max: Decimal | None, promotional_pod_limit_max: Decimal | None, promotional: bool
+) -> Decimal | None:
     """The analysis's limit: the promotional one under a promotional analysis that recorded it,
     else the standard one; None when the engine gave no limit."""
     if promotional and promotional_pod_limit_max is not None:

@@ -4,6 +4,7 @@ The spec's error body is ``statusCode``, ``message``, ``error`` and optional
 ``errorCode`` / ``details``; these classes carry the domain side of it so the
 web layer only maps attributes, never re-decides the status code.
 """
+
 from __future__ import annotations
 
 from typing import Any

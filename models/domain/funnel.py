@@ -5,12 +5,22 @@ proposal reached the analysis, a CANCELED one a generated contract, a CANCELLED_
 disbursement. EXPIRED implies no step by itself (it may follow almost any status); the caller reads
 the status it expired from. The steps follow the spec's happy path.
 """
+
 from __future__ import annotations
 
 from models.domain.statuses import Status as S
 
-FUNNEL_STEPS = ("CREATED", "TOKEN_VALIDATED", "CREDIT_ANALYSIS", "OFFERS_RECEIVED", "PRE_ACCEPTED",
-                "BANK_DATA_SUBMITTED", "CONTRACT_GENERATED", "SIGNED", "DISBURSED")
+FUNNEL_STEPS = (
+    "CREATED",
+    "TOKEN_VALIDATED",
+    "CREDIT_ANALYSIS",
+    "OFFERS_RECEIVED",
+    "PRE_ACCEPTED",
+    "BANK_DATA_SUBMITTED",
+    "CONTRACT_GENERATED",
+    "SIGNED",
+    "DISBURSED",
+)
 _REACHED = {
     0: (S.CREATED, S.TOKEN_SENT),
     1: (S.TOKEN_VALIDATED,),
@@ -22,7 +32,7 @@ _REACHED = {
     7: (S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.ERROR, S.DISBURSEMENT_FAILED),
     8: (S.DISBURSED, S.CANCELLED_BY_USER),
 }
-_STEP_OF = {status: step for step, statuses in _REACHED.items() for status in statuses}
+_STEP_OF: dict[str | None, int] = {status: step for step, statuses in _REACHED.items() for status in statuses}
 
 
 def funnel_step(status: S | str | None) -> int | None:

@@ -5,6 +5,7 @@ wire, so rows, JSON bodies and comparisons with plain strings keep working uncha
 the member's name everywhere except ``AnalysisKind``, whose stored values were always lower case.
 The proposal's own statuses live in ``statuses`` and the signing process's in ``signature``.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -1,4 +1,5 @@
 """Money helpers: amounts are Decimal, rounded half-up to the cent."""
+
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal

@@ -12,6 +12,7 @@ pre-accept and contract generation):
 Status and availability are decided when read, never stored: the stored offer keeps the values it
 had when made.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,8 +47,9 @@ def offer_expiry(created_at: datetime, validity_days: int) -> datetime:
     return to_utc(created_at) + timedelta(days=validity_days)
 
 
-def offer_availability(expires_at: datetime, superseded_at: datetime | None, *, is_selected: bool,
-                       now: datetime) -> OfferAvailability:
+def offer_availability(
+    expires_at: datetime, superseded_at: datetime | None, *, is_selected: bool, now: datetime
+) -> OfferAvailability:
     """The offer's status at ``now`` (see the module docstring for the rule)."""
     if superseded_at is not None and not is_selected:
         return OfferAvailability(OfferStatus.SUPERSEDED)

@@ -4,11 +4,12 @@ and the payroll maintenance window.
 The limits are passed in (the services read them from settings), so each decision is a pure
 function of its inputs and the same everywhere it is taken.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Callable
 
 from models.domain import calendar
 

@@ -1,4 +1,5 @@
 """Digital-signature validity (the spec's four checks) and signature statuses."""
+
 from __future__ import annotations
 
 from enum import Enum

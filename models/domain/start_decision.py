@@ -25,6 +25,7 @@ Decisions:
   stop a second contract.
 * ``proposals`` is expected newest first; ties pick the first match.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -87,13 +88,18 @@ class StartDecision:
 
 def _block(code: str, proposal: ProposalSnapshot | None = None, **extra: Any) -> StartDecision:
     return StartDecision(
-        BLOCK, error_code=code, message=_MESSAGES[code],
-        proposal_id=proposal.id if proposal else None, status=proposal.status if proposal else None, **extra,
+        BLOCK,
+        error_code=code,
+        message=_MESSAGES[code],
+        proposal_id=proposal.id if proposal else None,
+        status=proposal.status if proposal else None,
+        **extra,
     )
 
 
-def _first(proposals: Iterable[ProposalSnapshot],
-           predicate: Callable[[ProposalSnapshot], bool]) -> ProposalSnapshot | None:
+def _first(
+    proposals: Iterable[ProposalSnapshot], predicate: Callable[[ProposalSnapshot], bool]
+) -> ProposalSnapshot | None:
     return next((p for p in proposals if predicate(p)), None)
 
 

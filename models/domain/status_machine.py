@@ -36,6 +36,7 @@ Open points of the spec, decided by the lead (why in brackets):
 * Codes the spec does not name use INVALID_STATUS_TRANSITION or an
   ``INVALID_STATUS_FOR_<ROUTE>`` code.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -45,8 +46,14 @@ from typing import Any
 
 from models.domain.errors import InvalidTransition
 from models.domain.statuses import (
-    ANALYSIS_RUNNING_STATUSES, CONTRACT_PENDING_SIGNATURE, FINAL_STATUSES, OFFERS_READY_STATUSES,
-    PRE_CONTRACT_STATUSES, SIGNED_FAMILY, SIGNED_UNSETTLED_STATUSES, Status,
+    ANALYSIS_RUNNING_STATUSES,
+    CONTRACT_PENDING_SIGNATURE,
+    FINAL_STATUSES,
+    OFFERS_READY_STATUSES,
+    PRE_CONTRACT_STATUSES,
+    SIGNED_FAMILY,
+    SIGNED_UNSETTLED_STATUSES,
+    Status,
 )
 
 S = Status
@@ -174,18 +181,26 @@ TRANSITIONS: dict[Trigger, Rule] = {
     T.PAYROLL_RETRY_SCHEDULED: _rule(
         {S.CREDIT_ANALYSIS_IN_PROGRESS}, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY, guard="source allows automatic retry"
     ),
-    T.AUTO_RETRY: _rule({S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY}, S.CREDIT_ANALYSIS_IN_PROGRESS, guard="retry timer fired"),
-    T.RETRY_ANALYSIS: _rule(
-        {S.CREDIT_ANALYSIS_FAILED}, S.CREDIT_ANALYSIS_IN_PROGRESS,
-        guard="retryable failure, within 96 h, consent saved",
-        error_code=_always("ANALYSIS_NOT_RETRYABLE"), refusal_http_status=400,
+    T.AUTO_RETRY: _rule(
+        {S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY}, S.CREDIT_ANALYSIS_IN_PROGRESS, guard="retry timer fired"
     ),
-    T.SELECT_OFFER: _rule(PRE_CONTRACT_STATUSES, S.OFFER_SELECTED, guard="offer belongs to the proposal",
-                          error_code=_offer_error),
+    T.RETRY_ANALYSIS: _rule(
+        {S.CREDIT_ANALYSIS_FAILED},
+        S.CREDIT_ANALYSIS_IN_PROGRESS,
+        guard="retryable failure, within 96 h, consent saved",
+        error_code=_always("ANALYSIS_NOT_RETRYABLE"),
+        refusal_http_status=400,
+    ),
+    T.SELECT_OFFER: _rule(
+        PRE_CONTRACT_STATUSES, S.OFFER_SELECTED, guard="offer belongs to the proposal", error_code=_offer_error
+    ),
     T.PRE_ACCEPT: _rule({S.OFFER_SELECTED}, S.PRE_ACCEPTED, guard="offer still valid", error_code=_offer_error),
     T.SUBMIT_BANK_DATA: _rule(
-        {S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}, S.BANK_DATA_SUBMITTED, guard="data valid, Pix key confirmed",
-        error_code=_always("INVALID_STATUS_FOR_BANKING_DATA"), refusal_http_status=400,
+        {S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED},
+        S.BANK_DATA_SUBMITTED,
+        guard="data valid, Pix key confirmed",
+        error_code=_always("INVALID_STATUS_FOR_BANKING_DATA"),
+        refusal_http_status=400,
     ),
     T.START_CONTRACT: _rule(
         {S.BANK_DATA_SUBMITTED}, S.CONTRACT_GENERATION_IN_PROGRESS, guard="no blocking rule", error_code=_contract_error
@@ -198,11 +213,15 @@ TRANSITIONS: dict[Trigger, Rule] = {
     T.SIGNATURE_EXPIRED: _rule(CONTRACT_PENDING_SIGNATURE, S.EXPIRED, guard="signature deadline passed"),
     T.PROPOSAL_EXPIRED: _rule(
         {S.CREATED, S.TOKEN_SENT, S.TOKEN_VALIDATED, *PRE_CONTRACT_STATUSES, S.CREDIT_ANALYSIS_FAILED},
-        S.EXPIRED, guard="offer validity or 96 h retry window lapsed",
+        S.EXPIRED,
+        guard="offer validity or 96 h retry window lapsed",
     ),
     T.CANCEL: _rule(
-        CONTRACT_PENDING_SIGNATURE, S.CANCELED, guard="before disbursement",
-        error_code=_always("INVALID_STATUS_FOR_CANCEL"), refusal_http_status=400,
+        CONTRACT_PENDING_SIGNATURE,
+        S.CANCELED,
+        guard="before disbursement",
+        error_code=_always("INVALID_STATUS_FOR_CANCEL"),
+        refusal_http_status=400,
         refusal_message="Proposal in status {current} cannot be canceled; allowed only in {required}",
     ),
     T.FRAUD_REVIEW: _rule({S.SIGNED}, S.PENDING_ANALYSIS, guard="high value or attention required"),
@@ -210,7 +229,9 @@ TRANSITIONS: dict[Trigger, Rule] = {
     T.FRAUD_REPROVED: _rule({S.PENDING_ANALYSIS}, S.ANALYSIS_REPROVED, guard="fraud analysis rejected"),
     T.ENDORSEMENT_DEFERRED: _rule({S.SIGNED, S.ANALYSIS_APPROVED}, S.ERROR, guard="payroll maintenance window"),
     T.DISBURSE: _rule({S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}, S.DISBURSED, guard="payment confirmed"),
-    T.DISBURSEMENT_FAILS: _rule({S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}, S.DISBURSEMENT_FAILED, guard="payment failed"),
+    T.DISBURSEMENT_FAILS: _rule(
+        {S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}, S.DISBURSEMENT_FAILED, guard="payment failed"
+    ),
     T.CUSTOMER_WITHDRAWAL: _rule({S.DISBURSED}, S.CANCELLED_BY_USER, guard="customer cancellation after disbursement"),
 }
 
@@ -242,8 +263,12 @@ def next_status(current: Status | None, trigger: Trigger, **guards: object) -> S
     if rule.refusal_message is not None:
         raise InvalidTransition(
             rule.refusal_message.format(current=name, required=rule.required_status),
-            current_status=current, trigger=Trigger(trigger), error_code=code, http_status=rule.refusal_http_status,
-            details={"requiredStatus": rule.required_status}, trigger_in_details=False,
+            current_status=current,
+            trigger=Trigger(trigger),
+            error_code=code,
+            http_status=rule.refusal_http_status,
+            details={"requiredStatus": rule.required_status},
+            trigger_in_details=False,
         )
     message = _MESSAGES.get(code) if code in _MESSAGES else None
     raise InvalidTransition(

@@ -27,6 +27,7 @@ Families (decided here, used by the state machine and the start decision):
 * PIX_KEY_CPF_MISMATCH and PIX_KEY_NOT_CONFIRMED are only reported in the
   banking-data response body and never stored: no transition leads to them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -89,7 +90,11 @@ _DETAILS: list[tuple[Status, str, str]] = [
     (S.TOKEN_VALIDATED, "Token validated", "Customer confirmed the SMS token."),
     (S.CREDIT_ANALYSIS_IN_PROGRESS, "Credit analysis in progress", "Margin and credit checks are running."),
     (S.CREDIT_ANALYSIS_FAILED, "Credit analysis failed", "Technical failure; retry allowed within 96 hours."),
-    (S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY, "Awaiting payroll retry", "Payroll system unavailable; automatic retry scheduled."),
+    (
+        S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY,
+        "Awaiting payroll retry",
+        "Payroll system unavailable; automatic retry scheduled.",
+    ),
     (S.CREDIT_CHECK_COMPLETED, "Credit check completed", "Credit analysis finished with offers."),
     (S.OFFERS_RECEIVED, "Offers received", "Offers are available for selection."),
     (S.REJECTED, "Rejected", "Credit analysis rejected the proposal."),
@@ -131,11 +136,28 @@ CONTRACT_QUERY_TERMINAL = frozenset({S.EXPIRED, S.CANCELED, S.REJECTED, S.ERROR,
 REPORT_ONLY_STATUSES = frozenset({S.PIX_KEY_CPF_MISMATCH, S.PIX_KEY_NOT_CONFIRMED})
 
 FINAL_STATUSES = frozenset(
-    {S.REJECTED, S.SIGNATURE_FAILED, S.ANALYSIS_REPROVED, S.DISBURSEMENT_FAILED, S.CANCELED, S.CANCELLED_BY_USER, S.EXPIRED}
+    {
+        S.REJECTED,
+        S.SIGNATURE_FAILED,
+        S.ANALYSIS_REPROVED,
+        S.DISBURSEMENT_FAILED,
+        S.CANCELED,
+        S.CANCELLED_BY_USER,
+        S.EXPIRED,
+    }
 )
 
 SIGNED_FAMILY = frozenset(
-    {S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.ERROR, S.DISBURSEMENT_FAILED, S.DISBURSED, S.CANCELLED_BY_USER}
+    {
+        S.SIGNED,
+        S.PENDING_ANALYSIS,
+        S.ANALYSIS_APPROVED,
+        S.ANALYSIS_REPROVED,
+        S.ERROR,
+        S.DISBURSEMENT_FAILED,
+        S.DISBURSED,
+        S.CANCELLED_BY_USER,
+    }
 )
 
 SIGNED_UNSETTLED_STATUSES = frozenset({S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR})
@@ -157,8 +179,16 @@ ASYNC_PROCESSING_STATUSES = ANALYSIS_RUNNING_STATUSES | {S.CONTRACT_GENERATION_I
 # Spec, POST banking-data: "Statuses that block this route".
 BANKING_DATA_BLOCKED = frozenset(
     {
-        S.CREDIT_ANALYSIS_IN_PROGRESS, S.CONTRACT_GENERATION_IN_PROGRESS, S.CONTRACT_GENERATED,
-        S.AWAITING_SIGNATURE, S.SIGNED, S.DISBURSEMENT_FAILED, S.DISBURSED, S.PENDING_ANALYSIS,
-        S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.SIGNATURE_FAILED,
+        S.CREDIT_ANALYSIS_IN_PROGRESS,
+        S.CONTRACT_GENERATION_IN_PROGRESS,
+        S.CONTRACT_GENERATED,
+        S.AWAITING_SIGNATURE,
+        S.SIGNED,
+        S.DISBURSEMENT_FAILED,
+        S.DISBURSED,
+        S.PENDING_ANALYSIS,
+        S.ANALYSIS_APPROVED,
+        S.ANALYSIS_REPROVED,
+        S.SIGNATURE_FAILED,
     }
 )

@@ -6,6 +6,7 @@ exponential backoff on connection errors, timeouts and 5xx, and one error hierar
 Every HTTP attempt logs one timing line (system, method, host/path, status, ms) and never a body
 or a query string: both may carry personal data (CPF, Pix key).
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,8 +45,16 @@ class RetryableExternalError(ExternalError):
 class HttpClient:
     """JSON over HTTP with (connect, read) timeouts and a bounded retry on retryable errors."""
 
-    def __init__(self, base_url: str, *, connect_timeout: float, read_timeout: float, retries: int = 2,
-                 name: str = "external", backoff_seconds: float = 0.2) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        connect_timeout: float,
+        read_timeout: float,
+        retries: int = 2,
+        name: str = "external",
+        backoff_seconds: float = 0.2,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.host = urlsplit(self.base_url).netloc
         self.timeout = (float(connect_timeout), float(read_timeout))
@@ -66,8 +75,9 @@ class HttpClient:
         """GET ``path?params`` and return the decoded JSON answer, like ``post``."""
         return self._json_answer(self._send("GET", path, params=params, headers=headers))
 
-    def request(self, method: str, path: str, *, json: Any = None, headers: dict | None = None,
-                log_path: str | None = None) -> Any:
+    def request(
+        self, method: str, path: str, *, json: Any = None, headers: dict | None = None, log_path: str | None = None
+    ) -> Any:
         """Any call whose answer may be empty: the decoded JSON, None when empty, ``{"raw": text}`` when
         not JSON. ``log_path`` replaces ``path`` in the log line when the path itself is personal data."""
         return _decoded(self._send(method, path, json=json, headers=headers, log_path=log_path))
@@ -89,12 +99,18 @@ class HttpClient:
                 continue
             self._log(method, shown, response.status_code, (time.perf_counter() - started) * 1000)
             if response.status_code >= 500:
-                last = RetryableExternalError(f"{self.name}: HTTP {response.status_code}",
-                                              status_code=response.status_code, body=_decoded(response))
+                last = RetryableExternalError(
+                    f"{self.name}: HTTP {response.status_code}",
+                    status_code=response.status_code,
+                    body=_decoded(response),
+                )
                 continue
             if response.status_code >= 400:
-                raise ExternalError(f"{self.name}: HTTP {response.status_code}",
-                                    status_code=response.status_code, body=_decoded(response))
+                raise ExternalError(
+                    f"{self.name}: HTTP {response.status_code}",
+                    status_code=response.status_code,
+                    body=_decoded(response),
+                )
             return response
         assert last is not None
         raise last
@@ -107,8 +123,16 @@ class HttpClient:
 
     def _log(self, method: str, path: str, outcome: int | str, elapsed_ms: float) -> None:
         retryable = not isinstance(outcome, int) or outcome >= 500
-        log.log(logging.WARNING if retryable else logging.INFO, "%s %s %s%s -> %s in %.1f ms",
-                self.name, method, self.host, path, outcome, elapsed_ms)
+        log.log(
+            logging.WARNING if retryable else logging.INFO,
+            "%s %s %s%s -> %s in %.1f ms",
+            self.name,
+            method,
+            self.host,
+            path,
+            outcome,
+            elapsed_ms,
+        )
 
 
 def _decoded(response: requests.Response) -> Any:
@@ -122,8 +146,13 @@ def _decoded(response: requests.Response) -> Any:
 
 def client_for(settings_node, name: str) -> HttpClient:
     """An HttpClient configured from a ``[default.external.<name>]`` settings table."""
-    return HttpClient(settings_node.url, connect_timeout=settings_node.connect_timeout,
-                      read_timeout=settings_node.read_timeout, retries=settings_node.get("retries", 2), name=name)
+    return HttpClient(
+        settings_node.url,
+        connect_timeout=settings_node.connect_timeout,
+        read_timeout=settings_node.read_timeout,
+        retries=settings_node.get("retries", 2),
+        name=name,
+    )
 
 
 def client_with_timeout(base_url: str, timeout: float, name: str) -> HttpClient:

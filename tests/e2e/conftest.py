@@ -22,8 +22,10 @@ from tests.support.service_fixtures import (
     worker,
 )
 
-SANDBOX_CREDENTIALS = {"PARTNER_A": ("sandbox-partner-a", "sandbox-secret-a"),
-                       "PARTNER_B": ("sandbox-partner-b", "sandbox-secret-b")}
+SANDBOX_CREDENTIALS = {
+    "PARTNER_A": ("sandbox-partner-a", "sandbox-secret-a"),
+    "PARTNER_B": ("sandbox-partner-b", "sandbox-secret-b"),
+}
 
 
 @pytest.fixture
@@ -59,6 +61,7 @@ def token_for(app, _token_cache):
 @pytest.fixture
 def auth(token_for):
     """Headers for a partner: ``client.get(url, headers=auth("PARTNER_B"))``."""
+
     def headers(code: str = "PARTNER_A") -> dict:
         return {"Authorization": f"Bearer {token_for(code)}", "Accept": "application/json"}
 

@@ -35,5 +35,7 @@ def awaiting_signature(client, headers, drain, *, redirect_url: str | None = Non
 
 def history(proposal_id: str) -> list[str]:
     """Statuses the proposal went through, in order."""
-    return [change.new_status for change in
-            StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence)]
+    return [
+        change.new_status
+        for change in StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence)
+    ]

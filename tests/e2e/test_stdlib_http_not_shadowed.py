@@ -1,4 +1,5 @@
 """The project's http/ folder never hides Python's own `http` module, from any entry point."""
+
 import json
 import os
 import subprocess
@@ -37,8 +38,15 @@ def test_under_pytest(client):
 
 def test_from_the_api_entry_point():
     # `python app.py` puts the project root first on sys.path, as `-c` with cwd=ROOT does.
-    _assert_stdlib(_run([sys.executable, "-c",
-                         "import json, app; from httpapi.cli.doctor import report; print(json.dumps(report()))"]))
+    _assert_stdlib(
+        _run(
+            [
+                sys.executable,
+                "-c",
+                "import json, app; from httpapi.cli.doctor import report; print(json.dumps(report()))",
+            ]
+        )
+    )
 
 
 def test_from_the_flask_cli():
@@ -47,13 +55,21 @@ def test_from_the_flask_cli():
 
 def test_from_the_worker_entry_point():
     # The dramatiq CLI inserts the working directory on sys.path and imports rabbitmq.worker.
-    code = ("import json, sys; sys.path.insert(0, '.'); import rabbitmq.worker; "
-            "from httpapi.cli.doctor import report; print(json.dumps(report()))")
+    code = (
+        "import json, sys; sys.path.insert(0, '.'); import rabbitmq.worker; "
+        "from httpapi.cli.doctor import report; print(json.dumps(report()))"
+    )
     _assert_stdlib(_run([sys.executable, "-c", code]))
 
 
 @pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn not installed")
 def test_gunicorn_loads_the_app():
-    result = subprocess.run([str(BIN / "gunicorn"), "--check-config", "app:create_app()"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120, env={**os.environ})
+    result = subprocess.run(
+        [str(BIN / "gunicorn"), "--check-config", "app:create_app()"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert result.returncode == 0, result.stderr[-2000:]

@@ -1,4 +1,5 @@
 """Every message the service enqueues names a declared actor, through ActorName."""
+
 import ast
 from pathlib import Path
 
@@ -27,10 +28,18 @@ def test_every_enqueue_call_names_its_actor_through_actor_name():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "enqueue":
                 first = node.args[0] if node.args else None
-                named = (isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name)
-                         and first.value.id == "ActorName" and first.attr in ActorName.__members__)
-                is_broker_call = isinstance(node.func, ast.Attribute) and node.func.attr == "enqueue" \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "broker"
+                named = (
+                    isinstance(first, ast.Attribute)
+                    and isinstance(first.value, ast.Name)
+                    and first.value.id == "ActorName"
+                    and first.attr in ActorName.__members__
+                )
+                is_broker_call = (
+                    isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "enqueue"
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "broker"
+                )
                 if not named and not is_broker_call:
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert offenders == [], "enqueue must name its actor as ActorName.X:\n" + "\n".join(offenders)

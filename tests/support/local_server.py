@@ -1,6 +1,7 @@
 """One local HTTP peer for tests and benchmarks: a stdlib ThreadingHTTPServer on 127.0.0.1:0 in a
 daemon thread. It records nothing and decides nothing itself: ``answer(request)`` does both, so the
 adapter simulator and the webhook receiver share the plumbing and keep their own scripts."""
+
 from __future__ import annotations
 
 import threading
@@ -32,8 +33,7 @@ class LocalServer:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         # A short poll interval keeps stop() (and so every test's teardown) fast.
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def _handler(self):
         server = self
@@ -42,8 +42,9 @@ class LocalServer:
             def _serve(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with server._lock:
-                    status, payload = server.answer(IncomingRequest(time.monotonic(), self.command, self.path,
-                                                                    dict(self.headers.items()), body))
+                    status, payload = server.answer(
+                        IncomingRequest(time.monotonic(), self.command, self.path, dict(self.headers.items()), body)
+                    )
                 if server.delay:
                     time.sleep(server.delay)
                 self.send_response(status)

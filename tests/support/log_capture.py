@@ -1,5 +1,6 @@
 """Captures log lines exactly as production writes them: JsonFormatter, formatted in the emitting
 thread (worker threads included), so context-bound fields such as request_id are what they were."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Text of a PDF written by reportlab, page by page, without a PDF library: every ``(...) Tj``
 string of each content stream (ASCII85 and/or Flate filters undone, escapes resolved)."""
+
 from __future__ import annotations
 
 import base64

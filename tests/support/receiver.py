@@ -1,5 +1,6 @@
 """A partner endpoint on 127.0.0.1:0 (the shared LocalServer) that records every request and
 answers from a script, for webhook tests and the schedule benchmark."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

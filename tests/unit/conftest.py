@@ -36,13 +36,14 @@ class _ImportWitness(importlib.abc.MetaPathFinder):
             self.chains[fullname] = [
                 f"{Path(frame.filename).relative_to(ROOT)}:{frame.lineno}"
                 for frame in traceback.extract_stack()
-                if Path(frame.filename).is_relative_to(ROOT) and ".venv" not in Path(frame.filename).parts
-                and Path(frame.filename) != Path(__file__)]
+                if Path(frame.filename).is_relative_to(ROOT)
+                and ".venv" not in Path(frame.filename).parts
+                and Path(frame.filename) != Path(__file__)
+            ]
         return None  # let the real finders import it
 
     def report(self, names) -> str:
-        return "; ".join(f"{name} via {' -> '.join(self.chains.get(name) or ['(already imported)'])}"
-                         for name in names)
+        return "; ".join(f"{name} via {' -> '.join(self.chains.get(name) or ['(already imported)'])}" for name in names)
 
 
 _witness = _ImportWitness()
@@ -58,8 +59,10 @@ def pytest_collection_finish(session):
     global _unit_only
     _unit_only = bool(session.items) and all(item.path.is_relative_to(UNIT_DIR) for item in session.items)
     if _unit_only and _forbidden_imported():
-        pytest.exit("unit tests must not import flask, dramatiq or pika: "
-                    + _witness.report(_forbidden_imported()), returncode=pytest.ExitCode.TESTS_FAILED)
+        pytest.exit(
+            "unit tests must not import flask, dramatiq or pika: " + _witness.report(_forbidden_imported()),
+            returncode=pytest.ExitCode.TESTS_FAILED,
+        )
 
 
 def _refuse_connection(*args, **kwargs):
@@ -84,5 +87,6 @@ def pytest_sessionfinish(session, exitstatus):
     # Anything imported outside a test (a thread, a finalizer) still fails a unit-only run.
     if _unit_only and _forbidden_imported() and exitstatus == pytest.ExitCode.OK:
         session.config.get_terminal_writer().line(
-            "unit run imported " + _witness.report(_forbidden_imported()), red=True)
+            "unit run imported " + _witness.report(_forbidden_imported()), red=True
+        )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -4,6 +4,7 @@ Every ``import`` and ``from ... import`` counts wherever it sits (module level o
 function), and relative imports are resolved to the module they name (``http/`` is the package
 ``httpapi``, see app.py). ``from models import db`` counts as importing ``models.db``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -15,8 +16,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Folders mounted under another package name.
 PACKAGE_OF_FOLDER = {"http": "httpapi"}
-FRAMEWORKS = ("flask", "flask_smorest", "peewee", "playhouse", "dramatiq", "requests", "pika", "marshmallow",
-              "psycopg2")
+FRAMEWORKS = (
+    "flask",
+    "flask_smorest",
+    "peewee",
+    "playhouse",
+    "dramatiq",
+    "requests",
+    "pika",
+    "marshmallow",
+    "psycopg2",
+)
 
 
 @dataclass(frozen=True)
@@ -27,17 +37,39 @@ class Rule:
 
 
 RULES = (
-    Rule("models/domain",
-         ("models.db", "models.services", "models.external", "models.settings", "httpapi", "rabbitmq", "actors",
-          "schemas", "app", "bench", *FRAMEWORKS),
-         "the domain is pure rules: no storage, use case, adapter, setting, web, broker or framework"),
-    Rule("models/services", ("httpapi", "rabbitmq", "actors", "app"),
-         "use cases do not know the web layer, the broker or the actors that call them; the composition root "
-         "(app.py) registers what they need from those"),
-    Rule("models/external", ("models.services",),
-         "adapters translate one external system; policy lives in the domain or in a use case"),
-    Rule("http", ("models.db", "peewee", "playhouse"),
-         "routes, presenters and ops commands call use cases; only services touch the database"),
+    Rule(
+        "models/domain",
+        (
+            "models.db",
+            "models.services",
+            "models.external",
+            "models.settings",
+            "httpapi",
+            "rabbitmq",
+            "actors",
+            "schemas",
+            "app",
+            "bench",
+            *FRAMEWORKS,
+        ),
+        "the domain is pure rules: no storage, use case, adapter, setting, web, broker or framework",
+    ),
+    Rule(
+        "models/services",
+        ("httpapi", "rabbitmq", "actors", "app"),
+        "use cases do not know the web layer, the broker or the actors that call them; the composition root "
+        "(app.py) registers what they need from those",
+    ),
+    Rule(
+        "models/external",
+        ("models.services",),
+        "adapters translate one external system; policy lives in the domain or in a use case",
+    ),
+    Rule(
+        "http",
+        ("models.db", "peewee", "playhouse"),
+        "routes, presenters and ops commands call use cases; only services touch the database",
+    ),
 )
 
 # Known violations still to be removed, as (file, imported module). Each must still exist: once it
@@ -69,7 +101,7 @@ def _resolve(node: ast.ImportFrom, path: Path, root: Path) -> str:
     package = module_of(path, root).split(".")
     if path.name != "__init__.py":
         package.pop()  # a module's relative imports start from its package
-    base = package[:len(package) - (node.level - 1)]
+    base = package[: len(package) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -135,16 +167,15 @@ def test_every_known_violation_still_exists():
 def test_the_checker_resolves_relative_package_and_function_local_imports(tmp_path):
     (tmp_path / "http" / "routes").mkdir(parents=True)
     (tmp_path / "http" / "routes" / "sample.py").write_text(
-        "from ..auth import current_origin\n"
-        "def handler():\n"
-        "    from peewee import fn\n"
-        "    return fn\n")
+        "from ..auth import current_origin\ndef handler():\n    from peewee import fn\n    return fn\n"
+    )
     (tmp_path / "models" / "domain" / "loan").mkdir(parents=True)
     (tmp_path / "models" / "domain" / "loan" / "sample.py").write_text(
         "from .. import errors\n"
         "from ...db import proposals\n"
         "from models import db\n"
-        "import models.settings as settings\n")
+        "import models.settings as settings\n"
+    )
     (tmp_path / "models" / "services").mkdir(parents=True)
     (tmp_path / "models" / "services" / "__init__.py").write_text("from . import platform\n")
 
@@ -157,6 +188,7 @@ def test_the_checker_resolves_relative_package_and_function_local_imports(tmp_pa
         (4, "import models.settings as settings", "models.settings"),
     ]
     assert [f.module for f in imports_of(tmp_path / "models" / "services" / "__init__.py", tmp_path)] == [
-        "models.services"]
+        "models.services"
+    ]
     http_rule = next(rule for rule in RULES if rule.layer == "http")
     assert "sample.py:3: from peewee import fn" in _report(violations(http_rule, tmp_path), http_rule)

@@ -12,6 +12,7 @@ The rate is solved in binary floating point: it is a ratio reported to
 0.01 %, many orders of magnitude coarser than double precision; money stays
 Decimal.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -44,7 +45,7 @@ def _year_fraction(release: date, when: date, basis: str) -> float:
 def _solve_annual(fc0: float, flows: list[tuple[float, float]]) -> float:
     def excess(rate: float) -> float:
         base = 1 + rate
-        present: float = sum([amount / base ** years for years, amount in flows])
+        present: float = sum([amount / base**years for years, amount in flows])
         return present - fc0
 
     low, high = -0.99, 1.0
@@ -64,8 +65,12 @@ def _solve_annual(fc0: float, flows: list[tuple[float, float]]) -> float:
 
 
 def cet(
-    fc0: Decimal, flows: list[tuple[date, Decimal]], release_date: date, *,
-    basis: str = "calendar", components: Mapping[str, Decimal] | None = None,
+    fc0: Decimal,
+    flows: list[tuple[date, Decimal]],
+    release_date: date,
+    *,
+    basis: str = "calendar",
+    components: Mapping[str, Decimal] | None = None,
 ) -> CetResult:
     """Solve the CET of a loan releasing ``fc0`` on ``release_date`` and repaid by ``flows``."""
     timed = [(_year_fraction(release_date, when, basis), float(amount)) for when, amount in flows]

@@ -4,6 +4,7 @@ IOF, TAC and (for the insured offer) the insurance premium are financed, so
 ``financed = net + IOF(financed) + TAC + premium(financed)``. IOF depends on
 the schedule of the financed amount itself, hence the search below.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,8 +43,14 @@ class FinancedAmounts:
 
 
 def finance(
-    financed: Decimal, monthly_rate: Decimal, n: int, disbursement_date: date, first_due_date: date,
-    iof_rates: IofRates, tac: Decimal, insurance_rate: Decimal = ZERO,
+    financed: Decimal,
+    monthly_rate: Decimal,
+    n: int,
+    disbursement_date: date,
+    first_due_date: date,
+    iof_rates: IofRates,
+    tac: Decimal,
+    insurance_rate: Decimal = ZERO,
 ) -> FinancedAmounts:
     """Charges and net amount of a given financed principal."""
     financed = to_cents(financed)
@@ -64,8 +71,14 @@ def finance(
 
 
 def gross_up(
-    net_amount: Decimal, monthly_rate: Decimal, n: int, disbursement_date: date, first_due_date: date,
-    iof_rates: IofRates, tac: Decimal, insurance_rate: Decimal = ZERO,
+    net_amount: Decimal,
+    monthly_rate: Decimal,
+    n: int,
+    disbursement_date: date,
+    first_due_date: date,
+    iof_rates: IofRates,
+    tac: Decimal,
+    insurance_rate: Decimal = ZERO,
 ) -> FinancedAmounts:
     """Solve the financed principal whose net amount equals ``net_amount`` to the cent.
 
@@ -79,7 +92,8 @@ def gross_up(
     """
     if to_cents(net_amount) <= 0:
         raise ValidationFailed("Loan amount must be positive.", details={"field": "loan_amount"})
-    math = term_math(Decimal(monthly_rate), n, disbursement_date, first_due_date, iof_rates, tac,
-                     Decimal(insurance_rate))
+    math = term_math(
+        Decimal(monthly_rate), n, disbursement_date, first_due_date, iof_rates, tac, Decimal(insurance_rate)
+    )
     financed = math.solve_financed(net_amount)
     return finance(financed, monthly_rate, n, disbursement_date, first_due_date, iof_rates, tac, insurance_rate)

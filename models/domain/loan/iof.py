@@ -4,6 +4,7 @@ Daily part: ``daily`` × each installment's amortization × calendar days from
 disbursement to its due date, days capped at ``max_days``. Rates come from a
 table so a decree changing them only adds a row.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -45,14 +46,22 @@ def iof_amount(schedule: list[Installment], disbursement_date: date, rates: IofR
         ctx.prec = WORKING_PRECISION
         principal = sum((row.amortization for row in schedule), Decimal(0))
         weighted_days = sum(
-            (row.amortization * min(max((row.due_date - disbursement_date).days, 0), rates.max_days) for row in schedule),
+            (
+                row.amortization * min(max((row.due_date - disbursement_date).days, 0), rates.max_days)
+                for row in schedule
+            ),
             Decimal(0),
         )
         return to_cents(principal * rates.flat + weighted_days * rates.daily)
 
 
 def price_iof_amount(
-    principal: Decimal, monthly_rate: Decimal, n: int, first_due_date: date, disbursement_date: date, rates: IofRates,
+    principal: Decimal,
+    monthly_rate: Decimal,
+    n: int,
+    first_due_date: date,
+    disbursement_date: date,
+    rates: IofRates,
 ) -> Decimal:
     """IOF of a Price loan on its exact (unrounded) amortizations; used by the gross-up.
 
@@ -90,7 +99,9 @@ def _discount_powers(rate_text: str, n: int) -> tuple[Decimal, ...]:
         return tuple((1 + base) ** j for j in range(1, n + 1))
 
 
-def weighted_days_per_unit(rate: Decimal, n: int, first_due_date: date, disbursement_date: date, max_days: int) -> Decimal:
+def weighted_days_per_unit(
+    rate: Decimal, n: int, first_due_date: date, disbursement_date: date, max_days: int
+) -> Decimal:
     """``K`` such that the IOF-day sum of a principal P on exact amortizations is ``P·K``.
 
     Computed in the caller's context precision; :mod:`quote_solver` uses it for

@@ -7,6 +7,7 @@ amount credited, the figure the customer and the available-loan-amount route
 talk about. Disbursement is estimated on the next business day after
 ``now``; the first due date follows the payroll cycle in ``calendar``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -46,21 +47,41 @@ class QuoteContext:
 
     def gross_up(self, net: Decimal, n: int) -> FinancedAmounts:
         """Financed amounts for a net amount over ``n`` months."""
-        return gross_up(net, self.rate, n, self.disbursement_date, self.first_due_date,
-                        rates_in_force(self.pricing.iof_rates, self.disbursement_date),
-                        self.pricing.tac, self.insurance_rate)
+        return gross_up(
+            net,
+            self.rate,
+            n,
+            self.disbursement_date,
+            self.first_due_date,
+            rates_in_force(self.pricing.iof_rates, self.disbursement_date),
+            self.pricing.tac,
+            self.insurance_rate,
+        )
 
     def finance(self, financed: Decimal, n: int) -> FinancedAmounts:
         """Charges and net amount of a financed principal over ``n`` months."""
-        return finance(financed, self.rate, n, self.disbursement_date, self.first_due_date,
-                       rates_in_force(self.pricing.iof_rates, self.disbursement_date),
-                       self.pricing.tac, self.insurance_rate)
+        return finance(
+            financed,
+            self.rate,
+            n,
+            self.disbursement_date,
+            self.first_due_date,
+            rates_in_force(self.pricing.iof_rates, self.disbursement_date),
+            self.pricing.tac,
+            self.insurance_rate,
+        )
 
     def term_math(self, n: int) -> TermMath:
         """Exact net amounts and largest installments over ``n`` months, for the searches."""
-        return term_math(self.rate, n, self.disbursement_date, self.first_due_date,
-                         rates_in_force(self.pricing.iof_rates, self.disbursement_date),
-                         self.pricing.tac, self.insurance_rate)
+        return term_math(
+            self.rate,
+            n,
+            self.disbursement_date,
+            self.first_due_date,
+            rates_in_force(self.pricing.iof_rates, self.disbursement_date),
+            self.pricing.tac,
+            self.insurance_rate,
+        )
 
     @property
     def insurance_rate(self) -> Decimal:
@@ -83,7 +104,8 @@ def margin_shortfall(ctx: QuoteContext, n: int) -> BusinessRuleViolation:
     """422 telling the margin and the installment the smallest loan would need."""
     required = max(price_installment(ctx.pricing.min_amount, ctx.rate, n), to_cents(ctx.pricing.min_installment_amount))
     return BusinessRuleViolation(
-        "Available margin is not enough for the minimum loan.", error_code="INSUFFICIENT_MARGIN",
+        "Available margin is not enough for the minimum loan.",
+        error_code="INSUFFICIENT_MARGIN",
         details={"availableMargin": ctx.margin, "minimumRequired": required},
     )
 
@@ -136,16 +158,29 @@ def _trim(fits: Callable[[Decimal], bool], start: Decimal, smaller: Callable[[De
 
 
 def offer_dict(
-    quote: FinancedAmounts, ctx: QuoteContext, *, proposal_id: str, now: datetime,
-    id_factory: Callable = uuid4, priority: int = 1, promotional: bool = False,
+    quote: FinancedAmounts,
+    ctx: QuoteContext,
+    *,
+    proposal_id: str,
+    now: datetime,
+    id_factory: Callable = uuid4,
+    priority: int = 1,
+    promotional: bool = False,
 ) -> dict:
     """Offer with every field of the spec's Offer table, amounts as Decimal."""
     n = len(quote.schedule)
     label = ("Insured" if ctx.insured else "Standard") + (" promotional" if promotional else "")
     cost = cet(
-        quote.net_amount, [(row.due_date, row.installment) for row in quote.schedule], ctx.disbursement_date,
-        components={"principal": quote.net_amount, "interest": quote.interest_amount, "iof": quote.iof_amount,
-                    "tac": quote.tac_amount, "insurance": quote.insurance_amount},
+        quote.net_amount,
+        [(row.due_date, row.installment) for row in quote.schedule],
+        ctx.disbursement_date,
+        components={
+            "principal": quote.net_amount,
+            "interest": quote.interest_amount,
+            "iof": quote.iof_amount,
+            "tac": quote.tac_amount,
+            "insurance": quote.insurance_amount,
+        },
     )
     stamp = isoformat_z(now)
     return {
@@ -192,7 +227,11 @@ def offer_dict(
 
 
 def build_offers(
-    result: AnalysisResult, pricing: Pricing, proposal_id: str, now: datetime, id_factory: Callable = uuid4,
+    result: AnalysisResult,
+    pricing: Pricing,
+    proposal_id: str,
+    now: datetime,
+    id_factory: Callable = uuid4,
 ) -> list[dict]:
     """Standard offer at the longest allowed term, plus the insured one when enabled."""
     n = max_term(result, pricing)
@@ -205,8 +244,17 @@ def build_offers(
             if insured:
                 continue  # the premium may not fit; the standard offer still stands
             raise margin_shortfall(ctx, max(n, 1))
-        offers.append(offer_dict(quote, ctx, proposal_id=proposal_id, now=now, id_factory=id_factory,
-                                 priority=priority, promotional=result.promotional))
+        offers.append(
+            offer_dict(
+                quote,
+                ctx,
+                proposal_id=proposal_id,
+                now=now,
+                id_factory=id_factory,
+                priority=priority,
+                promotional=result.promotional,
+            )
+        )
     return offers
 
 

@@ -1,4 +1,5 @@
 """Price (French) amortization: fixed installments, interest on the open balance."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,9 +46,7 @@ def present_value(installment: Decimal, monthly_rate: Decimal, n: int) -> Decima
         return installment * (1 - (1 + rate) ** -n) / rate
 
 
-def amortization_schedule(
-    principal: Decimal, monthly_rate: Decimal, n: int, first_due_date: date
-) -> list[Installment]:
+def amortization_schedule(principal: Decimal, monthly_rate: Decimal, n: int, first_due_date: date) -> list[Installment]:
     """Monthly Price schedule; the last row absorbs rounding so the balance ends at 0.00.
 
     Due dates keep the first due date's day of month, clamped to shorter months.

@@ -1,4 +1,5 @@
 """Inputs of offer building: the operator's pricing and the credit-analysis result."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

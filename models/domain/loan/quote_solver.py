@@ -16,6 +16,7 @@ factors built once:
 So every value equals what ``finance`` would give, and ``solve_financed`` walks
 exactly the path of the original gross-up and lands on the same principal.
 """
+
 from __future__ import annotations
 
 from datetime import date
@@ -37,8 +38,16 @@ _CLOSED_FORM_PRECISION = 60
 class TermMath:
     """Per-term factors of one (rate, n, dates, IOF rates, TAC, insurance rate)."""
 
-    def __init__(self, rate: Decimal, n: int, disbursement_date: date, first_due_date: date,
-                 iof_rates: IofRates, tac: Decimal, insurance_rate: Decimal) -> None:
+    def __init__(
+        self,
+        rate: Decimal,
+        n: int,
+        disbursement_date: date,
+        first_due_date: date,
+        iof_rates: IofRates,
+        tac: Decimal,
+        insurance_rate: Decimal,
+    ) -> None:
         if n <= 0:
             raise ValidationFailed("Installments must be positive.", details={"field": "installments"})
         self.rate, self.n = Decimal(rate), n
@@ -78,7 +87,7 @@ class TermMath:
         if coefficient < 0 or exponent >= 0:
             return self._max_installment_decimal(financed, payment)
         limit = 10 ** (getcontext().prec - 2) // max(coefficient, 1)
-        unit = 10 ** -exponent
+        unit = 10**-exponent
         twice, double_unit = 2 * coefficient, 2 * unit
         balance, pay = int(financed.scaleb(2)), int(payment.scaleb(2))
         for _ in range(self.n):
@@ -138,7 +147,14 @@ class TermMath:
 
 
 @lru_cache(maxsize=1024)
-def term_math(rate: Decimal, n: int, disbursement_date: date, first_due_date: date,
-              iof_rates: IofRates, tac: Decimal, insurance_rate: Decimal) -> TermMath:
+def term_math(
+    rate: Decimal,
+    n: int,
+    disbursement_date: date,
+    first_due_date: date,
+    iof_rates: IofRates,
+    tac: Decimal,
+    insurance_rate: Decimal,
+) -> TermMath:
     """Shared ``TermMath`` (immutable once built); offers and simulations reuse the same few terms."""
     return TermMath(rate, n, disbursement_date, first_due_date, iof_rates, tac, insurance_rate)

@@ -1,4 +1,5 @@
 """POST simulate: by term (maximum amount) or by amount (term options)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,8 +19,14 @@ def _invalid(field: str, message: str, **extra: object) -> ValidationFailed:
 
 
 def simulate_by_installments(
-    result: AnalysisResult, pricing: Pricing, installments: int, insured: bool = False, *,
-    proposal_id: str = "", now: datetime | None = None, id_factory: Callable = uuid4,
+    result: AnalysisResult,
+    pricing: Pricing,
+    installments: int,
+    insured: bool = False,
+    *,
+    proposal_id: str = "",
+    now: datetime | None = None,
+    id_factory: Callable = uuid4,
 ) -> list[dict]:
     """One offer: the largest net amount financeable over ``installments`` months."""
     low, high = pricing.min_installments, max_term(result, pricing)
@@ -30,13 +37,20 @@ def simulate_by_installments(
     quote = largest_quote(ctx, result, installments)
     if quote is None:
         raise margin_shortfall(ctx, installments)
-    return [offer_dict(quote, ctx, proposal_id=proposal_id, now=now, id_factory=id_factory,
-                       promotional=result.promotional)]
+    return [
+        offer_dict(quote, ctx, proposal_id=proposal_id, now=now, id_factory=id_factory, promotional=result.promotional)
+    ]
 
 
 def simulate_by_loan_amount(
-    result: AnalysisResult, pricing: Pricing, loan_amount: object, insured: bool = False, *,
-    proposal_id: str = "", now: datetime | None = None, id_factory: Callable = uuid4,
+    result: AnalysisResult,
+    pricing: Pricing,
+    loan_amount: object,
+    insured: bool = False,
+    *,
+    proposal_id: str = "",
+    now: datetime | None = None,
+    id_factory: Callable = uuid4,
 ) -> list[dict]:
     """Offers for ``loan_amount`` (net) at each standard term whose installment fits the margin."""
     amount = _parse_amount(loan_amount)
@@ -50,10 +64,20 @@ def simulate_by_loan_amount(
     for priority, n in enumerate(terms, start=1):
         math = ctx.term_math(n)  # check the term on exact figures; finance in full only the terms offered
         financed = math.solve_financed(amount)
-        if math.max_installment(financed) <= ctx.margin and \
-                math.first_installment(financed) >= to_cents(pricing.min_installment_amount):
-            offers.append(offer_dict(ctx.finance(financed, n), ctx, proposal_id=proposal_id, now=now,
-                                     id_factory=id_factory, priority=priority, promotional=result.promotional))
+        if math.max_installment(financed) <= ctx.margin and math.first_installment(financed) >= to_cents(
+            pricing.min_installment_amount
+        ):
+            offers.append(
+                offer_dict(
+                    ctx.finance(financed, n),
+                    ctx,
+                    proposal_id=proposal_id,
+                    now=now,
+                    id_factory=id_factory,
+                    priority=priority,
+                    promotional=result.promotional,
+                )
+            )
     if not offers:
         raise margin_shortfall(ctx, terms[-1] if terms else max(pricing.min_installments, 1))
     return offers

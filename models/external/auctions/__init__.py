@@ -1,4 +1,5 @@
 """Auction proposals from the payroll system: port, sandbox and HTTP adapter."""
+
 from __future__ import annotations
 
 from models.external.auctions.port import AuctionOffer, AuctionSource, AuctionSourceError

@@ -1,4 +1,5 @@
 """Payroll system auction feed over HTTP: ``GET {base_url}/auction-proposals`` -> JSON list."""
+
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
@@ -37,7 +38,11 @@ class HttpAuctionSource(AuctionSource):
 
 
 def _offer(item: dict) -> AuctionOffer:
-    return AuctionOffer(external_id=str(item["id"]), document=str(item["document"]), name=str(item["name"]),
-                        available_balance=Decimal(str(item["available_balance"])),
-                        installment_quantity=int(item["installment_quantity"]),
-                        eligible=bool(item.get("eligible", True)))
+    return AuctionOffer(
+        external_id=str(item["id"]),
+        document=str(item["document"]),
+        name=str(item["name"]),
+        available_balance=Decimal(str(item["available_balance"])),
+        installment_quantity=int(item["installment_quantity"]),
+        eligible=bool(item.get("eligible", True)),
+    )

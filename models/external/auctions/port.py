@@ -1,4 +1,5 @@
 """Port: auction proposals published by the government payroll system."""
+
 from __future__ import annotations
 
 import abc

@@ -3,6 +3,7 @@
 ``make cli ARGS="auctions inject --document 12345678901 --name 'MARIA SILVA' --balance 1500.00
 --installments 24"`` builds an offer here and ingests it at once (the sandbox "publishes" it).
 """
+
 from __future__ import annotations
 
 import threading
@@ -12,12 +13,24 @@ from decimal import Decimal
 from models.external.auctions.port import AuctionOffer, AuctionSource
 
 
-def make_offer(document: str, name: str, balance: Decimal | str, installments: int, *,
-               external_id: str | None = None, eligible: bool = True) -> AuctionOffer:
+def make_offer(
+    document: str,
+    name: str,
+    balance: Decimal | str,
+    installments: int,
+    *,
+    external_id: str | None = None,
+    eligible: bool = True,
+) -> AuctionOffer:
     """An offer as the payroll system would publish it (external id generated when absent)."""
-    return AuctionOffer(external_id=external_id or f"sandbox-{uuid.uuid4()}", document=document, name=name,
-                        available_balance=Decimal(str(balance)), installment_quantity=int(installments),
-                        eligible=eligible)
+    return AuctionOffer(
+        external_id=external_id or f"sandbox-{uuid.uuid4()}",
+        document=document,
+        name=name,
+        available_balance=Decimal(str(balance)),
+        installment_quantity=int(installments),
+        eligible=eligible,
+    )
 
 
 class SandboxAuctionSource(AuctionSource):

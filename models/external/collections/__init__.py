@@ -1,4 +1,5 @@
 """Collections system: overdue installments of a CPF."""
+
 from __future__ import annotations
 
 from models.external.collections.port import CollectionsPort, CollectionsUnavailable

@@ -1,4 +1,5 @@
 """Real collections system over HTTP: GET /overdue?cpf= -> {longest_overdue_days}."""
+
 from __future__ import annotations
 
 from models.external.collections.port import CollectionsPort, CollectionsUnavailable

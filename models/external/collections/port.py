@@ -1,4 +1,5 @@
 """Collections port: how late the customer's worst overdue installment is (re-contracting rule)."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod

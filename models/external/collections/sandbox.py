@@ -1,4 +1,5 @@
 """Sandbox collections: CPF 10000001171 is 45 days overdue once it has a DISBURSED contract."""
+
 from __future__ import annotations
 
 from models.db.proposals import Proposal

@@ -1,4 +1,5 @@
 """Credit engine: standard decision, insured offers are priced by the service from it."""
+
 from __future__ import annotations
 
 from models.external.credit_engine.port import CreditEngineError, CreditEnginePort, EngineDecision

@@ -1,4 +1,5 @@
 """Real credit engine over HTTP: POST /decisions {cpf, available_margin, promotional}."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -17,15 +18,20 @@ class HttpCreditEngine(CreditEnginePort):
 
     def evaluate(self, cpf: str, available_margin: Decimal, *, promotional: bool = False) -> EngineDecision:
         try:
-            body = self.client.post("/decisions", {"cpf": cpf, "available_margin": str(available_margin),
-                                                   "promotional": promotional})
+            body = self.client.post(
+                "/decisions", {"cpf": cpf, "available_margin": str(available_margin), "promotional": promotional}
+            )
         except ExternalError as error:
             raise CreditEngineError(str(error)) from error
         try:
             return EngineDecision(
-                approved=bool(body["approved"]), rejection_reason=body.get("rejection_reason"),
-                monthly_rate=_decimal(body.get("monthly_rate")), max_installments=int(body.get("max_installments", 96)),
+                approved=bool(body["approved"]),
+                rejection_reason=body.get("rejection_reason"),
+                monthly_rate=_decimal(body.get("monthly_rate")),
+                max_installments=int(body.get("max_installments", 96)),
                 pod_limit_max=_decimal(body.get("pod_limit_max")),
-                promotional_pod_limit_max=_decimal(body.get("promotional_pod_limit_max")), score=body.get("score"))
+                promotional_pod_limit_max=_decimal(body.get("promotional_pod_limit_max")),
+                score=body.get("score"),
+            )
         except (KeyError, TypeError, ArithmeticError) as error:
             raise CreditEngineError(f"credit engine answered an unexpected body ({error})") from None

@@ -1,4 +1,5 @@
 """Credit engine port: approves or rejects given the margin, and sets rate, term and limits."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod

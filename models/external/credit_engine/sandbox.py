@@ -1,4 +1,5 @@
 """Deterministic credit engine driven by the sandbox CPFs."""
+
 from __future__ import annotations
 
 import time
@@ -29,6 +30,11 @@ class SandboxCreditEngine(CreditEnginePort):
             raise CreditEngineError("credit engine error (sandbox)")
         if cpf == cpfs.SLOW_ANALYSIS:
             time.sleep(float(current().credit.sandbox_slow_seconds))
-        return EngineDecision(approved=True, monthly_rate=PROMOTIONAL_RATE if promotional else None,
-                              max_installments=96, pod_limit_max=POD_LIMIT_MAX,
-                              promotional_pod_limit_max=PROMOTIONAL_POD_LIMIT_MAX, score=720)
+        return EngineDecision(
+            approved=True,
+            monthly_rate=PROMOTIONAL_RATE if promotional else None,
+            max_installments=96,
+            pod_limit_max=POD_LIMIT_MAX,
+            promotional_pod_limit_max=PROMOTIONAL_POD_LIMIT_MAX,
+            score=720,
+        )

@@ -1,4 +1,5 @@
 """Payroll-endorsement port; ``get_endorsement()`` picks sandbox or HTTP by ``external_mode``."""
+
 from models.external.endorsement.port import Endorsement, EndorsementRequest
 from models.settings import current
 

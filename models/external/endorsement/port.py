@@ -1,4 +1,5 @@
 """Payroll endorsement: register a signed contract so the employer deducts the installments."""
+
 from __future__ import annotations
 
 import abc

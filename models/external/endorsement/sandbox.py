@@ -1,6 +1,7 @@
 """Sandbox payroll endorsement: always registers; the id is derived from the contract id, so a
 repeated call returns the same registration. (The maintenance window is a domain rule applied
 before calling, see models/services/disbursement/post_signature.)"""
+
 from __future__ import annotations
 
 import uuid

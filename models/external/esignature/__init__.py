@@ -1,4 +1,5 @@
 """E-signature port; ``get_esignature()`` picks sandbox or HTTP by ``external_mode``."""
+
 from models.external.esignature.port import ESignature, Signer, SigningProcess
 from models.settings import current
 

@@ -1,4 +1,5 @@
 """E-signature provider: a signing process per contract, with identity, liveness and fraud checks."""
+
 from __future__ import annotations
 
 import abc
@@ -24,8 +25,16 @@ class SigningProcess:
 
 class ESignature(abc.ABC):
     @abc.abstractmethod
-    def create_process(self, *, reference: str, signer: Signer, document: bytes, filename: str,
-                       redirect_url: str | None, expires_at: datetime) -> SigningProcess:
+    def create_process(
+        self,
+        *,
+        reference: str,
+        signer: Signer,
+        document: bytes,
+        filename: str,
+        redirect_url: str | None,
+        expires_at: datetime,
+    ) -> SigningProcess:
         """Start (or return the already started) process for ``reference`` (our contract id)."""
 
     @abc.abstractmethod

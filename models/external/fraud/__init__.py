@@ -1,4 +1,5 @@
 """Fraud-analysis port; ``get_fraud()`` picks sandbox or HTTP by ``external_mode``."""
+
 from models.external.fraud.port import FraudAnalysis, FraudCase
 from models.settings import current
 

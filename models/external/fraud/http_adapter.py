@@ -1,4 +1,5 @@
 """Fraud analysis over HTTP: POST /screenings and POST /decisions."""
+
 from __future__ import annotations
 
 from models.external.fraud.port import FraudAnalysis, FraudCase
@@ -8,8 +9,13 @@ DECISIONS = ("APPROVED", "REPROVED")
 
 
 def _body(case: FraudCase) -> dict:
-    return {"reference": case.contract_id, "cpf": case.cpf, "name": case.full_name, "amount": str(case.amount),
-            "origin": case.origin}
+    return {
+        "reference": case.contract_id,
+        "cpf": case.cpf,
+        "name": case.full_name,
+        "amount": str(case.amount),
+        "origin": case.origin,
+    }
 
 
 class HttpFraudAnalysis(FraudAnalysis):
@@ -26,8 +32,9 @@ class HttpFraudAnalysis(FraudAnalysis):
         return flag
 
     def decide(self, case: FraudCase) -> tuple[bool, str]:
-        answer = self.client.request("POST", "/decisions", json=_body(case),
-                                     headers={"Idempotency-Key": case.contract_id})
+        answer = self.client.request(
+            "POST", "/decisions", json=_body(case), headers={"Idempotency-Key": case.contract_id}
+        )
         decision = answer.get("decision") if isinstance(answer, dict) else None
         if decision not in DECISIONS:
             raise ExternalError(f"fraud: decision answer must be one of {', '.join(DECISIONS)}")

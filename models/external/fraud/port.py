@@ -1,4 +1,5 @@
 """Fraud analysis provider: screens a signed contract and decides reviewed cases."""
+
 from __future__ import annotations
 
 import abc

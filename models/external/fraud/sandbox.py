@@ -1,5 +1,6 @@
 """Sandbox fraud analysis: CPF 10000000876 is reviewed and approved, 10000000957 reviewed and
 reproved; any other case under review (by amount) is approved."""
+
 from __future__ import annotations
 
 from models.external.fraud.port import FraudAnalysis, FraudCase

@@ -1,4 +1,5 @@
 """Funding-partner port; ``get_funding()`` picks sandbox or HTTP by ``external_mode``."""
+
 from models.external.funding.port import Funding, FundingApplication, Payment
 from models.settings import current
 

@@ -1,4 +1,5 @@
 """Funding partner: issues the CCB for a contract (an application) and pays the customer."""
+
 from __future__ import annotations
 
 import abc
@@ -23,8 +24,16 @@ class Payment:
 
 class Funding(abc.ABC):
     @abc.abstractmethod
-    def create_application(self, *, reference: str, cpf: str, full_name: str, amount: Decimal,
-                           installments: int, installment_amount: Decimal) -> FundingApplication:
+    def create_application(
+        self,
+        *,
+        reference: str,
+        cpf: str,
+        full_name: str,
+        amount: Decimal,
+        installments: int,
+        installment_amount: Decimal,
+    ) -> FundingApplication:
         """Open (or return the already open) application for ``reference`` (our contract id)."""
 
     @abc.abstractmethod

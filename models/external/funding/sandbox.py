@@ -3,6 +3,7 @@
 CPF ``10000001090`` makes every payment fail (DISBURSEMENT_FAILED). A payment is keyed by its
 idempotency key: asking again returns the first result and moves no money.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -45,10 +46,14 @@ class SandboxFunding(Funding):
             try:
                 with db.atomic():
                     existing = SandboxPayment.create(
-                        idempotency_key=idempotency_key, application_id=application_id, amount=amount,
-                        destination=destination, status="FAILED" if failed else "PAID",
+                        idempotency_key=idempotency_key,
+                        application_id=application_id,
+                        amount=amount,
+                        destination=destination,
+                        status="FAILED" if failed else "PAID",
                         failure_reason="Beneficiary account refused the transfer" if failed else None,
-                        paid_at=None if failed else now())
+                        paid_at=None if failed else now(),
+                    )
                     if not failed:
                         application.status = "PAID"
                         application.save()

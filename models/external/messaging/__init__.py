@@ -1,4 +1,5 @@
 """SMS provider and messaging-app (WhatsApp) provider."""
+
 from __future__ import annotations
 
 from models.external.messaging.port import SMS, WHATSAPP, MessagingError, MessagingPort

@@ -1,4 +1,5 @@
 """Real SMS / messaging-app provider over HTTP: POST /messages {to, text, reference} -> {id}."""
+
 from __future__ import annotations
 
 from models.external.http_base import ExternalError, HttpClient
@@ -12,8 +13,9 @@ class HttpMessaging(MessagingPort):
 
     def send(self, phone: str, text: str, *, reference: str) -> str:
         try:
-            body = self.client.post("/messages", {"to": phone, "text": text, "reference": reference,
-                                                  "channel": self.channel})
+            body = self.client.post(
+                "/messages", {"to": phone, "text": text, "reference": reference, "channel": self.channel}
+            )
         except ExternalError as error:
             raise MessagingError(str(error), retryable=error.retryable) from error
         message_id = body.get("id")

@@ -1,4 +1,5 @@
 """SMS and messaging-app providers: send a text to a phone, get the provider's message id."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod

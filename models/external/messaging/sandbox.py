@@ -1,5 +1,6 @@
 """Sandbox providers: nothing leaves the machine; the message lands in SandboxMessage, where the
 owning partner reads it (GET /v1/sandbox/messages). The code is kept in clear only there."""
+
 from __future__ import annotations
 
 import re
@@ -17,6 +18,7 @@ class SandboxMessaging(MessagingPort):
 
     def send(self, phone: str, text: str, *, reference: str) -> str:
         match = _CODE.search(text)
-        SandboxMessage.create(channel=self.channel, phone=phone, text=text,
-                              token=match.group(1) if match else None, reference=reference)
+        SandboxMessage.create(
+            channel=self.channel, phone=phone, text=text, token=match.group(1) if match else None, reference=reference
+        )
         return f"sandbox-{uuid.uuid4()}"

@@ -1,4 +1,5 @@
 """Partner webhook endpoints (status-change and auction webhooks): port and adapters."""
+
 from __future__ import annotations
 
 from models.external.partner_endpoints.port import EndpointResponse, PartnerEndpoints
@@ -26,8 +27,9 @@ def get_partner_endpoints() -> PartnerEndpoints:
     if _http is None:
         from models.external.partner_endpoints.http_adapter import HttpPartnerEndpoints
 
-        _http = HttpPartnerEndpoints(connect_timeout=settings.connect_timeout_seconds,
-                                     snippet_chars=settings.response_snippet_chars)
+        _http = HttpPartnerEndpoints(
+            connect_timeout=settings.connect_timeout_seconds, snippet_chars=settings.response_snippet_chars
+        )
     return _http
 
 

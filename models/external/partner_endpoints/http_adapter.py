@@ -1,4 +1,5 @@
 """requests-based adapter: explicit timeouts, certificates verified, no redirects followed."""
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,14 @@ class HttpPartnerEndpoints(PartnerEndpoints):
         status, snippet, error = None, None, None
         try:
             # stream=True: only the first snippet_chars of the answer are read (the body is ignored).
-            with self.session.post(url, data=body, headers=headers, allow_redirects=False, stream=True,
-                                   timeout=(min(self.connect_timeout, timeout), timeout)) as response:
+            with self.session.post(
+                url,
+                data=body,
+                headers=headers,
+                allow_redirects=False,
+                stream=True,
+                timeout=(min(self.connect_timeout, timeout), timeout),
+            ) as response:
                 status, snippet = response.status_code, self._read_snippet(response)
         except requests.exceptions.SSLError as failure:
             error = f"certificate error: {_short(failure)}"

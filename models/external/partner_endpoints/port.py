@@ -1,4 +1,5 @@
 """Port: one HTTP POST to a partner's webhook endpoint, reported as data (never raises)."""
+
 from __future__ import annotations
 
 import abc

@@ -1,4 +1,5 @@
 """Recording implementation: no network; keeps every request and answers from a script."""
+
 from __future__ import annotations
 
 import threading

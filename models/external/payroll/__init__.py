@@ -1,4 +1,5 @@
 """Payroll system: margin queries (the callers keep away during its monthly maintenance window)."""
+
 from __future__ import annotations
 
 from models.external.payroll.port import MarginResult, PayrollPort, PayrollUnavailable

@@ -3,6 +3,7 @@
 A 503 with {"auto_retry": true} means the source itself allows an automatic retry; any other
 retryable failure (timeout, refused connection, 5xx) is a plain technical failure.
 """
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -23,8 +24,10 @@ class HttpPayroll(PayrollPort):
         if body.get("status") == "UNAVAILABLE":
             raise PayrollUnavailable("payroll system unavailable", auto_retry=bool(body.get("auto_retry")))
         try:
-            return MarginResult(available_margin=Decimal(str(body["available_margin"])),
-                                employer_document=body.get("employer_document"),
-                                gross_salary=Decimal(str(body["gross_salary"])) if body.get("gross_salary") else None)
+            return MarginResult(
+                available_margin=Decimal(str(body["available_margin"])),
+                employer_document=body.get("employer_document"),
+                gross_salary=Decimal(str(body["gross_salary"])) if body.get("gross_salary") else None,
+            )
         except (KeyError, ArithmeticError) as error:
             raise PayrollUnavailable(f"payroll system answered an unexpected body ({error})") from None

@@ -1,4 +1,5 @@
 """Payroll system port: the payroll-deductible margin of an employee."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod

@@ -1,4 +1,5 @@
 """Deterministic payroll system driven by the sandbox CPFs."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -17,5 +18,6 @@ class SandboxPayroll(PayrollPort):
             raise PayrollUnavailable("payroll system unavailable (sandbox)")
         if cpf == cpfs.PAYROLL_AUTO_RETRY and attempt == 1:
             raise PayrollUnavailable("payroll system failed; automatic retry allowed (sandbox)", auto_retry=True)
-        return MarginResult(available_margin=DEFAULT_MARGIN, employer_document="00000000000191",
-                            gross_salary=Decimal("5000.00"))
+        return MarginResult(
+            available_margin=DEFAULT_MARGIN, employer_document="00000000000191", gross_salary=Decimal("5000.00")
+        )

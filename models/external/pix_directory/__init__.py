@@ -1,4 +1,5 @@
 """Pix directory port; ``get_pix_directory()`` picks sandbox or HTTP by ``external_mode``."""
+
 from models.external.pix_directory.port import FOUND, NOT_FOUND, PixDirectory, PixKeyInfo
 from models.settings import current
 

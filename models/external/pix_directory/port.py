@@ -1,4 +1,5 @@
 """Instant-payment (Pix) directory: who owns a key, at which bank, and whether it can receive."""
+
 from __future__ import annotations
 
 import abc

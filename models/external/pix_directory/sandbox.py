@@ -7,6 +7,7 @@
   (held at bank 999, well formed but not on the authorised list).
 * Keys are held at bank 001 otherwise.
 """
+
 from __future__ import annotations
 
 from models.external.pix_directory.port import FOUND, NOT_FOUND, PixDirectory, PixKeyInfo

@@ -2,6 +2,7 @@
 
 Codes are 3-digit COMPE codes; callers may send fewer digits, normalised by :func:`normalise_code`.
 """
+
 from __future__ import annotations
 
 AUTHORISED_BANKS: dict[str, str] = {

@@ -1,4 +1,5 @@
 """Saving disbursement data: status guard, the Pix directory verdict and the proposal update."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,26 +38,44 @@ class Verdict:
 def ensure_status_allows(proposal: Proposal) -> None:
     """400 when the proposal's status does not accept banking data (spec's blocked list and earlier)."""
     if not can(Status(proposal.status), Trigger.SUBMIT_BANK_DATA):
-        raise ValidationFailed(f"Proposal status {proposal.status} does not allow update of banking data",
-                               error_code="INVALID_STATUS_FOR_BANKING_DATA",
-                               details={"currentStatus": proposal.status,
-                                        "requiredStatus": TRANSITIONS[Trigger.SUBMIT_BANK_DATA].required_status})
+        raise ValidationFailed(
+            f"Proposal status {proposal.status} does not allow update of banking data",
+            error_code="INVALID_STATUS_FOR_BANKING_DATA",
+            details={
+                "currentStatus": proposal.status,
+                "requiredStatus": TRANSITIONS[Trigger.SUBMIT_BANK_DATA].required_status,
+            },
+        )
 
 
 def pix_verdict(info: PixKeyInfo, cpf: str) -> Verdict:
     """Directory answer -> verdict (order: not found, other owner, not confirmed, bank not allowed)."""
     if info.lookup == NOT_FOUND:
-        return Verdict(400, error_code="PIX_KEY_NOT_VALIDATED",
-                       message="The Pix key was not validated: it is not registered in the instant-payment directory")
+        return Verdict(
+            400,
+            error_code="PIX_KEY_NOT_VALIDATED",
+            message="The Pix key was not validated: it is not registered in the instant-payment directory",
+        )
     if info.owner_document != cpf:
-        return Verdict(200, ok=False, result_status=Status.PIX_KEY_CPF_MISMATCH.value,
-                       message=MESSAGES[Status.PIX_KEY_CPF_MISMATCH])
+        return Verdict(
+            200,
+            ok=False,
+            result_status=Status.PIX_KEY_CPF_MISMATCH.value,
+            message=MESSAGES[Status.PIX_KEY_CPF_MISMATCH],
+        )
     if not info.confirmed:
-        return Verdict(200, ok=False, result_status=Status.PIX_KEY_NOT_CONFIRMED.value,
-                       message=MESSAGES[Status.PIX_KEY_NOT_CONFIRMED])
+        return Verdict(
+            200,
+            ok=False,
+            result_status=Status.PIX_KEY_NOT_CONFIRMED.value,
+            message=MESSAGES[Status.PIX_KEY_NOT_CONFIRMED],
+        )
     if not banks.is_authorised(info.bank_code):
-        return Verdict(400, error_code="PIX_KEY_BANK_NOT_ALLOWED",
-                       message=f"The Pix key's bank {info.bank_code} is not accepted for disbursement")
+        return Verdict(
+            400,
+            error_code="PIX_KEY_BANK_NOT_ALLOWED",
+            message=f"The Pix key's bank {info.bank_code} is not accepted for disbursement",
+        )
     return Verdict(200, ok=True, result_status=Status.BANK_DATA_SUBMITTED.value)
 
 
@@ -66,14 +85,29 @@ def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
     A Pix key clears any saved traditional fields; an account clears any saved key.
     """
     if isinstance(choice, Account):
-        fields = dict(bank_code=choice.bank_code, bank_branch=choice.bank_branch,
-                      bank_branch_digit=choice.bank_branch_digit, bank_account=choice.bank_account,
-                      bank_account_digit=choice.bank_account_digit, account_type=choice.account_type,
-                      use_pix_cpf=False, pix_key=None, pix_key_type=None)
+        fields = dict(
+            bank_code=choice.bank_code,
+            bank_branch=choice.bank_branch,
+            bank_branch_digit=choice.bank_branch_digit,
+            bank_account=choice.bank_account,
+            bank_account_digit=choice.bank_account_digit,
+            account_type=choice.account_type,
+            use_pix_cpf=False,
+            pix_key=None,
+            pix_key_type=None,
+        )
     else:
-        fields = dict(bank_code=None, bank_branch=None, bank_branch_digit=None, bank_account=None,
-                      bank_account_digit=None, account_type=None, use_pix_cpf=choice.use_pix_cpf,
-                      pix_key=choice.key, pix_key_type=choice.key_type)
+        fields = dict(
+            bank_code=None,
+            bank_branch=None,
+            bank_branch_digit=None,
+            bank_account=None,
+            bank_account_digit=None,
+            account_type=None,
+            use_pix_cpf=choice.use_pix_cpf,
+            pix_key=choice.key,
+            pix_key_type=choice.key_type,
+        )
     for name, value in fields.items():
         setattr(proposal, name, value)
     Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
@@ -90,19 +124,27 @@ def submission_key(submission_id: str) -> str:
 
 def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
     """Store the verdict if the request still waits (PENDING -> DONE); False when it gave up."""
-    claimed = (BankDataSubmission.update(state=BankDataSubmissionState.DONE, http_status=verdict.http_status,
-                                         ok=verdict.ok, result_status=verdict.result_status,
-                                         error_code=verdict.error_code, message=verdict.message, finished_at=now())
-               .where(BankDataSubmission.id == submission.id,
-                      BankDataSubmission.state == BankDataSubmissionState.PENDING)
-               .execute())
+    claimed = (
+        BankDataSubmission.update(
+            state=BankDataSubmissionState.DONE,
+            http_status=verdict.http_status,
+            ok=verdict.ok,
+            result_status=verdict.result_status,
+            error_code=verdict.error_code,
+            message=verdict.message,
+            finished_at=now(),
+        )
+        .where(BankDataSubmission.id == submission.id, BankDataSubmission.state == BankDataSubmissionState.PENDING)
+        .execute()
+    )
     notify(submission_key(submission.id))
     return claimed == 1
 
 
 def abandon(submission_id: str) -> bool:
     """The request stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
-    return (BankDataSubmission.update(state=BankDataSubmissionState.ABANDONED, finished_at=now())
-            .where(BankDataSubmission.id == submission_id,
-                   BankDataSubmission.state == BankDataSubmissionState.PENDING)
-            .execute()) == 1
+    return (
+        BankDataSubmission.update(state=BankDataSubmissionState.ABANDONED, finished_at=now())
+        .where(BankDataSubmission.id == submission_id, BankDataSubmission.state == BankDataSubmissionState.PENDING)
+        .execute()
+    ) == 1

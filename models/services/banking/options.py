@@ -4,6 +4,7 @@ Options (spec, POST banking-data): a traditional account, ``use_pix_cpf`` = true
 CPF as Pix key, no other field), or an explicit ``pix_key`` with its ``pix_key_type``. When a
 ``pix_key`` is sent the Pix flow takes priority: traditional fields in the same body are ignored.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,11 +15,22 @@ from models.domain.cpf import cpf_valid
 from models.domain.errors import ValidationFailed
 from models.services.banking.banks import AUTHORISED_BANKS, normalise_code
 
-TRADITIONAL_FIELDS = ("bank_code", "bank_branch", "bank_branch_digit", "bank_account", "bank_account_digit",
-                      "account_type")
+TRADITIONAL_FIELDS = (
+    "bank_code",
+    "bank_branch",
+    "bank_branch_digit",
+    "bank_account",
+    "bank_account_digit",
+    "account_type",
+)
 REQUIRED_TRADITIONAL = ("bank_code", "bank_branch", "bank_account", "bank_account_digit", "account_type")
-ACCOUNT_TYPES = {"checking": "checking", "checking_account": "checking", "savings": "savings",
-                 "savings_account": "savings", "payment": "payment"}
+ACCOUNT_TYPES = {
+    "checking": "checking",
+    "checking_account": "checking",
+    "savings": "savings",
+    "savings_account": "savings",
+    "payment": "payment",
+}
 KEY_TYPES = ("EVP", "EMAIL", "PHONE", "CPF")
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
 _PHONE = re.compile(r"^\+[1-9]\d{10,14}$")
@@ -70,8 +82,11 @@ def parse_pix_key(data: dict) -> PixKey:
     if not key_type:
         raise _fail("pix_key_type is required when pix_key is given", "pix_key_type", "PIX_KEY_TYPE_REQUIRED")
     if key_type == "CNPJ":
-        raise _fail("CNPJ Pix keys are not supported; use a key of the customer's CPF", "pix_key_type",
-                    "PIX_KEY_TYPE_NOT_SUPPORTED")
+        raise _fail(
+            "CNPJ Pix keys are not supported; use a key of the customer's CPF",
+            "pix_key_type",
+            "PIX_KEY_TYPE_NOT_SUPPORTED",
+        )
     if key_type not in KEY_TYPES:
         raise _fail(f"pix_key_type must be one of {', '.join(KEY_TYPES)}", "pix_key_type", "INVALID_PIX_KEY_TYPE")
     key = key.strip()
@@ -87,10 +102,20 @@ def parse_account(data: dict) -> Account:
             raise _fail(f"{name} is required for a bank account", name, "INVALID_BANKING_DATA")
     code = normalise_code(data["bank_code"])
     if code not in AUTHORISED_BANKS:
-        raise _fail(f"Bank {code} is not allowed for disbursement; see GET /v1/banks", "bank_code",
-                    "BANK_NOT_ALLOWED", validCodes=sorted(AUTHORISED_BANKS))
-    return Account(code, data["bank_branch"], data.get("bank_branch_digit") or None, data["bank_account"],
-                   data["bank_account_digit"].upper(), ACCOUNT_TYPES[data["account_type"]])
+        raise _fail(
+            f"Bank {code} is not allowed for disbursement; see GET /v1/banks",
+            "bank_code",
+            "BANK_NOT_ALLOWED",
+            validCodes=sorted(AUTHORISED_BANKS),
+        )
+    return Account(
+        code,
+        data["bank_branch"],
+        data.get("bank_branch_digit") or None,
+        data["bank_account"],
+        data["bank_account_digit"].upper(),
+        ACCOUNT_TYPES[data["account_type"]],
+    )
 
 
 def parse_banking_data(data: dict, cpf: str) -> Account | PixKey:

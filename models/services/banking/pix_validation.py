@@ -1,4 +1,5 @@
 """The bank-validation actor's work: confirm a Pix key in the directory, then save or refuse."""
+
 from __future__ import annotations
 
 import logging
@@ -10,17 +11,19 @@ from models.external.http_base import ExternalError
 from models.external.pix_directory import get_pix_directory
 from models.services.banking import disbursement_data as banking
 from models.services.banking.options import PixKey
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
 
 def submit_pix_key(proposal, choice: PixKey) -> BankDataSubmission:
     """Record the submission and queue the directory lookup (inside unit_of_work, the proposal locked)."""
-    submission = BankDataSubmission.create(proposal=proposal.id, payload={
-        "key": choice.key, "key_type": choice.key_type, "use_pix_cpf": choice.use_pix_cpf})
+    submission = BankDataSubmission.create(
+        proposal=proposal.id,
+        payload={"key": choice.key, "key_type": choice.key_type, "use_pix_cpf": choice.use_pix_cpf},
+    )
     enqueue(ActorName.VALIDATE_BANK_DATA, submission.id)
     return submission
 
@@ -37,8 +40,11 @@ def validate(submission_id: str) -> None:
         verdict = banking.pix_verdict(info, cpf)
     except ExternalError as error:
         log.warning("Pix directory lookup failed for submission %s: %s", submission_id, error)
-        verdict = banking.Verdict(503, error_code="PIX_DIRECTORY_UNAVAILABLE",
-                                  message="The instant-payment directory is unavailable; try again shortly")
+        verdict = banking.Verdict(
+            503,
+            error_code="PIX_DIRECTORY_UNAVAILABLE",
+            message="The instant-payment directory is unavailable; try again shortly",
+        )
     with unit_of_work():
         proposal = locked_proposal(submission.proposal_id)
         if verdict.ok:

@@ -1,10 +1,11 @@
 """POST banking-data as one use case: an account is saved at once; a Pix key is confirmed in the
 instant-payment directory by the bank-validation actor first, and the request waits for its verdict."""
+
 from __future__ import annotations
 
 from models.db.banking import BankDataSubmission
-from models.domain.lifecycles import BankDataSubmissionState
 from models.domain.errors import DomainError
+from models.domain.lifecycles import BankDataSubmissionState
 from models.domain.statuses import Status
 from models.services.banking import disbursement_data as banking
 from models.services.banking import pix_validation
@@ -35,8 +36,12 @@ def _await_verdict(submission_id: str, wait_seconds: float) -> banking.Verdict:
 
     wakeups.wait_until(decided, wait_seconds)
     if banking.abandon(submission_id):
-        raise DomainError("The instant-payment directory did not answer in time; nothing was saved, try again",
-                          error_code="PIX_DIRECTORY_TIMEOUT", http_status=503)
+        raise DomainError(
+            "The instant-payment directory did not answer in time; nothing was saved, try again",
+            error_code="PIX_DIRECTORY_TIMEOUT",
+            http_status=503,
+        )
     row = BankDataSubmission.get_by_id(submission_id)
-    return banking.Verdict(row.http_status, ok=row.ok, result_status=row.result_status, error_code=row.error_code,
-                           message=row.message)
+    return banking.Verdict(
+        row.http_status, ok=row.ok, result_status=row.result_status, error_code=row.error_code, message=row.message
+    )

@@ -1,20 +1,20 @@
 """Cancel before disbursement (POST cancel) and the customer's withdrawal after it."""
+
 from __future__ import annotations
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import DomainError, NotFound
+from models.domain.lifecycles import ContractStatus
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
-from models.domain.lifecycles import ContractStatus
-from models.services.platform import proposal_status as status
 from models.services.contract.generation import expiry_key, latest_contract
-from models.services.platform.unit_of_work import cancel_scheduled, enqueue
-from models.services.platform.actor_names import ActorName
 from models.services.partners.ownership import owned_proposal
+from models.services.platform import proposal_status as status
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal, locked_proposal_or_none
-from models.services.platform.unit_of_work import unit_of_work
+from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 
 
 def cancel_proposal(origin: str, proposal_id: str) -> Proposal:
@@ -56,8 +56,12 @@ def withdraw_contract(issuer_application_id: str, *, reason: str) -> str:
             try:
                 withdraw(proposal, source="funding", reason=reason, contract=contract)
             except DomainError as error:
-                raise DomainError(error.message, error_code=error.error_code or "INVALID_STATUS", http_status=409,
-                                  details={"currentStatus": proposal.status}) from error
+                raise DomainError(
+                    error.message,
+                    error_code=error.error_code or "INVALID_STATUS",
+                    http_status=409,
+                    details={"currentStatus": proposal.status},
+                ) from error
     return contract.proposal_id
 
 
@@ -79,6 +83,7 @@ def withdraw(proposal: Proposal, *, source: str, reason: str, contract: Contract
     """
     contract = contract or latest_contract(proposal.id)
     status.move(proposal, Trigger.CUSTOMER_WITHDRAWAL, source=source, details={"reason": reason})
-    Contract.update(status=ContractStatus.CANCELLED_BY_USER,
-                    updated_at=now()).where(Contract.id == contract.id).execute()
+    Contract.update(status=ContractStatus.CANCELLED_BY_USER, updated_at=now()).where(
+        Contract.id == contract.id
+    ).execute()
     return Contract.get_by_id(contract.id)

@@ -1,4 +1,5 @@
 """Contract generation: start (POST contract, hybrid wait), generate + start signing (actor), 3-minute watchdog."""
+
 from __future__ import annotations
 
 import logging
@@ -18,23 +19,25 @@ from models.domain.statuses import SIGNED_UNSETTLED_STATUSES, Status
 from models.external.esignature import Signer, get_esignature
 from models.external.funding import get_funding
 from models.services.contract import pdf as contract_pdf
-from models.services.credit.offers import availability
-from models.services.platform import proposal_status as status
 from models.services.contract.terms import build_terms
+from models.services.credit.offers import availability
 from models.services.partners.ownership import owned_proposal
+from models.services.platform import proposal_status as status
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import current
-from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
 
 def _generating(contract: Contract, proposal: Proposal) -> bool:
     """Both the contract and its proposal are still CONTRACT_GENERATION_IN_PROGRESS."""
-    return (contract.status == ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
-            and proposal.status == Status.CONTRACT_GENERATION_IN_PROGRESS)
+    return (
+        contract.status == ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
+        and proposal.status == Status.CONTRACT_GENERATION_IN_PROGRESS
+    )
 
 
 def watchdog_key(contract_id: str) -> str:
@@ -46,18 +49,33 @@ def expiry_key(contract_id: str) -> str:
 
 
 def latest_contract(proposal_id: str) -> Contract | None:
-    return (Contract.select().where(Contract.proposal == proposal_id)
-            .order_by(Contract.created_at.desc(), Contract.id).first())
+    return (
+        Contract.select()
+        .where(Contract.proposal == proposal_id)
+        .order_by(Contract.created_at.desc(), Contract.id)
+        .first()
+    )
 
 
 def _ensure_no_active_contract(proposal: Proposal) -> None:
     # Another proposal of the CPF holding a signed contract not yet settled blocks a new contract.
-    other = (Proposal.select().where(Proposal.cpf == proposal.cpf, Proposal.id != proposal.id,
-                                     Proposal.status.in_(list(SIGNED_UNSETTLED_STATUSES))).first())
+    other = (
+        Proposal.select()
+        .where(
+            Proposal.cpf == proposal.cpf,
+            Proposal.id != proposal.id,
+            Proposal.status.in_(list(SIGNED_UNSETTLED_STATUSES)),
+        )
+        .first()
+    )
     if other is not None:
-        raise InvalidTransition("The customer already has an active contract with a valid digital signature",
-                                current_status=Status(proposal.status), trigger=Trigger.START_CONTRACT,
-                                error_code="CONTRACT_ACTIVE", details={"proposal_id": other.id})
+        raise InvalidTransition(
+            "The customer already has an active contract with a valid digital signature",
+            current_status=Status(proposal.status),
+            trigger=Trigger.START_CONTRACT,
+            error_code="CONTRACT_ACTIVE",
+            details={"proposal_id": other.id},
+        )
 
 
 def start_contract(origin: str, proposal_id: str, redirect_url: str | None) -> Contract:
@@ -71,8 +89,9 @@ def await_generation(contract_id: str, timeout: float | None) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
     seconds (None: at once, no wait)."""
     if timeout:
-        wakeups.wait_until(lambda: Contract.get_by_id(contract_id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
-                           timeout)
+        wakeups.wait_until(
+            lambda: Contract.get_by_id(contract_id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS, timeout
+        )
     return Contract.get_by_id(contract_id)
 
 
@@ -86,21 +105,37 @@ def start(proposal: Proposal, redirect_url: str | None) -> Contract:
     _ensure_no_active_contract(proposal)
     offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)
     if offer is None:
-        raise InvalidTransition("The proposal has no selected offer", current_status=Status(proposal.status),
-                                trigger=Trigger.START_CONTRACT, error_code="INVALID_STATUS_FOR_CONTRACT")
+        raise InvalidTransition(
+            "The proposal has no selected offer",
+            current_status=Status(proposal.status),
+            trigger=Trigger.START_CONTRACT,
+            error_code="INVALID_STATUS_FOR_CONTRACT",
+        )
     ensure_available(availability(offer, proposal.selected_offer_id))
     payload = offer.payload
     contract = Contract.create(
-        proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf,
-        principal_amount=payload["principal_amount"], total_amount=payload["total_amount"],
-        installment_amount=payload["installment_amount"], installments=payload["installments"],
-        interest_rate=payload["interest_rate"], first_due_date=date.fromisoformat(payload["first_due_date"]),
+        proposal=proposal.id,
+        offer_id=offer.id,
+        origin=proposal.origin,
+        cpf=proposal.cpf,
+        principal_amount=payload["principal_amount"],
+        total_amount=payload["total_amount"],
+        installment_amount=payload["installment_amount"],
+        installments=payload["installments"],
+        interest_rate=payload["interest_rate"],
+        first_due_date=date.fromisoformat(payload["first_due_date"]),
         final_due_date=date.fromisoformat(payload["final_due_date"]),
-        disbursement_date=calendar.disbursement_date(now()), signature_redirect_url=redirect_url)
+        disbursement_date=calendar.disbursement_date(now()),
+        signature_redirect_url=redirect_url,
+    )
     status.move(proposal, Trigger.START_CONTRACT)
     enqueue(ActorName.GENERATE_CONTRACT, contract.id)
-    enqueue(ActorName.CONTRACT_WATCHDOG, contract.id, dedup_key=watchdog_key(contract.id),
-            deliver_at=now() + timedelta(seconds=current().contract.watchdog_seconds))
+    enqueue(
+        ActorName.CONTRACT_WATCHDOG,
+        contract.id,
+        dedup_key=watchdog_key(contract.id),
+        deliver_at=now() + timedelta(seconds=current().contract.watchdog_seconds),
+    )
     return contract
 
 
@@ -116,32 +151,53 @@ def generate(contract_id: str) -> None:
     generated_at = now()
     deadline = calendar.signature_deadline(generated_at)
     application = get_funding().create_application(
-        reference=contract.id, cpf=proposal.cpf, full_name=proposal.full_name, amount=contract.principal_amount,
-        installments=contract.installments, installment_amount=contract.installment_amount)
+        reference=contract.id,
+        cpf=proposal.cpf,
+        full_name=proposal.full_name,
+        amount=contract.principal_amount,
+        installments=contract.installments,
+        installment_amount=contract.installment_amount,
+    )
     terms = build_terms(contract, proposal, application.ccb_number, generated_at)
     document = contract_pdf.render(terms, contract.id)
     pdf_path = contract_pdf.store(document, proposal.id, contract.id)
     process = get_esignature().create_process(
-        reference=contract.id, signer=Signer(proposal.cpf, proposal.full_name, proposal.email, proposal.phone),
-        document=document, filename=f"CCB-{contract.id}.pdf", redirect_url=contract.signature_redirect_url,
-        expires_at=deadline)
+        reference=contract.id,
+        signer=Signer(proposal.cpf, proposal.full_name, proposal.email, proposal.phone),
+        document=document,
+        filename=f"CCB-{contract.id}.pdf",
+        redirect_url=contract.signature_redirect_url,
+        expires_at=deadline,
+    )
     with unit_of_work():
         proposal = locked_proposal(proposal.id)
         contract = Contract.get_by_id(contract_id)
-        documents = {"terms": terms, "pdf_path": pdf_path, "has_original_document": True,
-                     "issuer_application_id": application.ccb_number,
-                     "funding_application_id": application.application_id, "unico_process_id": process.process_id,
-                     "user_redirect_url": process.user_redirect_url, "updated_at": now()}
+        documents = {
+            "terms": terms,
+            "pdf_path": pdf_path,
+            "has_original_document": True,
+            "issuer_application_id": application.ccb_number,
+            "funding_application_id": application.application_id,
+            "unico_process_id": process.process_id,
+            "user_redirect_url": process.user_redirect_url,
+            "updated_at": now(),
+        }
         if not _generating(contract, proposal):  # the watchdog gave up first
             Contract.update(**documents).where(Contract.id == contract_id).execute()
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
-        Contract.update(**documents, status=ContractStatus.CONTRACT_GENERATED, signature_id=new_id(),
-                        signature_status=SignatureStatus.PENDING,
-                        signature_expires_at=deadline).where(Contract.id == contract_id).execute()
+        Contract.update(
+            **documents,
+            status=ContractStatus.CONTRACT_GENERATED,
+            signature_id=new_id(),
+            signature_status=SignatureStatus.PENDING,
+            signature_expires_at=deadline,
+        ).where(Contract.id == contract_id).execute()
         Proposal.update(user_redirect_url=process.user_redirect_url).where(Proposal.id == proposal.id).execute()
         status.move(proposal, Trigger.CONTRACT_READY, source="actor")
-        status.move(proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id})
+        status.move(
+            proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id}
+        )
         cancel_scheduled(watchdog_key(contract_id))
         enqueue(ActorName.EXPIRE_SIGNATURE, contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
 
@@ -156,5 +212,9 @@ def watchdog(contract_id: str) -> None:
         if not _generating(Contract.get_by_id(contract_id), proposal):
             return
         Contract.update(status=ContractStatus.FAILED, updated_at=now()).where(Contract.id == contract_id).execute()
-        status.move(proposal, Trigger.CONTRACT_FAILED, source="scheduler",
-                    details={"reason": "contract generation did not finish in time", "contract_id": contract_id})
+        status.move(
+            proposal,
+            Trigger.CONTRACT_FAILED,
+            source="scheduler",
+            details={"reason": "contract generation did not finish in time", "contract_id": contract_id},
+        )

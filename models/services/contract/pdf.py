@@ -5,6 +5,7 @@ cell of the 96-row schedule several times and drew each with its own text object
 PDF most of ``generate_contract``'s cost. Page streams are zlib-compressed without the pure-Python
 ASCII85 wrapping (reportlab's C accelerator is not installed; binary streams are valid PDF).
 """
+
 from __future__ import annotations
 
 import io
@@ -47,23 +48,41 @@ def render(terms: dict, contract_id: str) -> bytes:
     canvas.setTitle(f"CCB {contract_id}")
     layout = Layout(canvas)
     layout.title("Cédula de Crédito Bancário (CCB) - payroll-deducted loan")
-    layout.paragraph(f"Contract {contract_id} - CCB number {terms.get('ccb_number') or 'pending'} - "
-                     f"generated at {terms['generated_at']}")
+    layout.paragraph(
+        f"Contract {contract_id} - CCB number {terms.get('ccb_number') or 'pending'} - "
+        f"generated at {terms['generated_at']}"
+    )
     _pairs(layout, "Borrower", terms["borrower"])
     _pairs(layout, "Originator", terms["origin"])
     _pairs(layout, "Amounts (R$)", terms["amounts"])
     _pairs(layout, "Rates and CET (% per period)", terms["rates"])
     if terms["cost_breakdown"]:
-        layout.table("CET breakdown (Res. CMN 4.881/2020, art. 7)", BREAKDOWN_WIDTHS,
-                     [(_text(i.get("component")), _text(i.get("amount")), _text(i.get("percent")))
-                      for i in terms["cost_breakdown"]], header=("component", "amount (R$)", "% of total"))
+        layout.table(
+            "CET breakdown (Res. CMN 4.881/2020, art. 7)",
+            BREAKDOWN_WIDTHS,
+            [
+                (_text(i.get("component")), _text(i.get("amount")), _text(i.get("percent")))
+                for i in terms["cost_breakdown"]
+            ],
+            header=("component", "amount (R$)", "% of total"),
+        )
     _pairs(layout, "Terms and conditions", terms["terms_and_conditions"])
-    _pairs(layout, "Disbursement", {"expected_date": terms["disbursement"]["expected_date"],
-                                    **terms["disbursement"]["destination"]})
+    _pairs(
+        layout,
+        "Disbursement",
+        {"expected_date": terms["disbursement"]["expected_date"], **terms["disbursement"]["destination"]},
+    )
     _pairs(layout, "Consent evidence", terms["consent"] or {"consent": "not recorded"})
-    layout.table(f"Installment schedule (first due {terms['first_due_date']})", SCHEDULE_WIDTHS,
-                 [(str(r["number"]), r["due_date"], r["installment"], r["interest"], r["amortization"], r["balance"])
-                  for r in terms["schedule"]], header=SCHEDULE_HEADER, fixed=True)
+    layout.table(
+        f"Installment schedule (first due {terms['first_due_date']})",
+        SCHEDULE_WIDTHS,
+        [
+            (str(r["number"]), r["due_date"], r["installment"], r["interest"], r["amortization"], r["balance"])
+            for r in terms["schedule"]
+        ],
+        header=SCHEDULE_HEADER,
+        fixed=True,
+    )
     layout.finish()
     return buffer.getvalue()
 

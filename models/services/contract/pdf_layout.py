@@ -6,6 +6,7 @@ each table chunk's grid is one ``canvas.grid`` call: far cheaper than platypus f
 measure every cell and open a text object per string, with reportlab's pure-Python number
 formatting for every coordinate (its C accelerator is not installed).
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -102,7 +103,9 @@ class Layout:
 
     def title(self, value: str) -> None:
         size = 16.0
-        self._put(MARGIN + max(0.0, (self.usable - stringWidth(value, BOLD, size)) / 2), self.y - size, value, BOLD, size)
+        self._put(
+            MARGIN + max(0.0, (self.usable - stringWidth(value, BOLD, size)) / 2), self.y - size, value, BOLD, size
+        )
         self.y -= size + 12
 
     def paragraph(self, value: str, size: float = 9.0) -> None:
@@ -113,14 +116,25 @@ class Layout:
             self.y -= size + 3
         self.y -= 8
 
-    def table(self, title: str, widths: tuple[float, ...], rows: list[tuple[str, ...]],
-              header: tuple[str, ...] | None = None, fixed: bool = False) -> None:
+    def table(
+        self,
+        title: str,
+        widths: tuple[float, ...],
+        rows: list[tuple[str, ...]],
+        header: tuple[str, ...] | None = None,
+        fixed: bool = False,
+    ) -> None:
         """A heading and a gridded table; ``fixed`` skips measuring cells known to fit their column."""
         xs = [MARGIN]
         for width in widths:
             xs.append(xs[-1] + width)
-        cells = [[[value] if fixed else wrap(value, FONT, CELL_SIZE, width - 2 * CELL_PAD)
-                  for value, width in zip(row, widths)] for row in rows]
+        cells = [
+            [
+                [value] if fixed else wrap(value, FONT, CELL_SIZE, width - 2 * CELL_PAD)
+                for value, width in zip(row, widths)
+            ]
+            for row in rows
+        ]
         first = max((len(c) for c in cells[0]), default=1) if cells else 1
         heading = 11.0
         if not self._room(heading + 8 + (CELL_LEADING + 4) * (first + (1 if header else 0))):

@@ -1,4 +1,5 @@
 """What the contract routes read: the origin's proposal with its latest contract, and the CCB file."""
+
 from __future__ import annotations
 
 from pathlib import Path

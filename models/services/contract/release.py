@@ -4,6 +4,7 @@ After a cancel, an expiry, a failed signature or a fraud reproval the funding ap
 cancelled and the signing process stopped. The proposal's status never waits for this: a failure
 is recorded on the contract (``funding_cancel_error``) for the operations team.
 """
+
 from __future__ import annotations
 
 import logging

@@ -1,5 +1,6 @@
 """The sandbox e-signature provider's signing page: opening it starts the process, completing it
 with chosen check results finishes it; each step notifies the service as the real provider would."""
+
 from __future__ import annotations
 
 from models.db.sandbox_providers import SandboxSigningProcess
@@ -26,7 +27,8 @@ def open_signing(process_id: str) -> SandboxSigningProcess:
     with unit_of_work():
         if process.status == "PENDING":
             SandboxSigningProcess.update(status="IN_PROGRESS").where(
-                SandboxSigningProcess.process_id == process_id).execute()
+                SandboxSigningProcess.process_id == process_id
+            ).execute()
             queue_result(process_id, STARTED, {})
     return process
 
@@ -36,11 +38,11 @@ def complete_signing(process_id: str, overrides: dict) -> tuple[SandboxSigningPr
     PROCESS_FINISHED; returns the process and the results. 409 ``PROCESS_CLOSED`` once finished."""
     process = _process(process_id)
     if process.status in CLOSED:
-        raise DomainError(f"Signing process is {process.status.lower()}", error_code="PROCESS_CLOSED",
-                          http_status=409)
+        raise DomainError(f"Signing process is {process.status.lower()}", error_code="PROCESS_CLOSED", http_status=409)
     results = {name: str(overrides.get(name, PASSING_RESULTS[name])) for name in RESULT_FIELDS}
     with unit_of_work():
         SandboxSigningProcess.update(status="COMPLETED", results=results, completed_at=now()).where(
-            SandboxSigningProcess.process_id == process_id).execute()
+            SandboxSigningProcess.process_id == process_id
+        ).execute()
         queue_result(process_id, FINISHED, results)
     return process, results

@@ -1,4 +1,5 @@
 """Signature outcome (provider result) and signature expiry at the deadline."""
+
 from __future__ import annotations
 
 from models.db.contracts import Contract
@@ -11,9 +12,9 @@ from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
 from models.services.contract.generation import expiry_key
 from models.services.platform import proposal_status as status
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
-from models.services.platform.actor_names import ActorName
 
 STARTED = "PROCESS_STARTED"
 FINISHED = "PROCESS_FINISHED"
@@ -39,21 +40,31 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
         proposal, contract = found
         if event == STARTED:
             Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
-                Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING).execute()
+                Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING
+            ).execute()
             return
         checks = {name: results.get(name) for name in RESULT_FIELDS}
         cancel_scheduled(expiry_key(contract.id))
         if signature_valid(**checks):
             signed_at = now()
-            Contract.update(status=ContractStatus.SIGNED, signature_status=SignatureStatus.SIGNED,
-                            signature_result=checks, signed_at=signed_at, issue_date=signed_at,
-                            disbursement_date=calendar.disbursement_date(signed_at), updated_at=signed_at
-                            ).where(Contract.id == contract.id).execute()
+            Contract.update(
+                status=ContractStatus.SIGNED,
+                signature_status=SignatureStatus.SIGNED,
+                signature_result=checks,
+                signed_at=signed_at,
+                issue_date=signed_at,
+                disbursement_date=calendar.disbursement_date(signed_at),
+                updated_at=signed_at,
+            ).where(Contract.id == contract.id).execute()
             status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
             enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
             return
-        Contract.update(status=ContractStatus.SIGNATURE_FAILED, signature_status=SignatureStatus.REJECTED,
-                        signature_result=checks, updated_at=now()).where(Contract.id == contract.id).execute()
+        Contract.update(
+            status=ContractStatus.SIGNATURE_FAILED,
+            signature_status=SignatureStatus.REJECTED,
+            signature_result=checks,
+            updated_at=now(),
+        ).where(Contract.id == contract.id).execute()
         status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
         enqueue(ActorName.RELEASE_CONTRACT, contract.id)
 
@@ -69,8 +80,13 @@ def expire(contract_id: str) -> None:
         unsigned = contract.signature_status in OPEN_SIGNATURE_STATUSES
         if not can(proposal.status, Trigger.SIGNATURE_EXPIRED) or not unsigned or now() < contract.signature_expires_at:
             return
-        Contract.update(status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED,
-                        updated_at=now()).where(Contract.id == contract_id).execute()
-        status.move(proposal, Trigger.SIGNATURE_EXPIRED, source="scheduler",
-                    details={"deadline": contract.signature_expires_at.isoformat()})
+        Contract.update(
+            status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED, updated_at=now()
+        ).where(Contract.id == contract_id).execute()
+        status.move(
+            proposal,
+            Trigger.SIGNATURE_EXPIRED,
+            source="scheduler",
+            details={"deadline": contract.signature_expires_at.isoformat()},
+        )
         enqueue(ActorName.RELEASE_CONTRACT, contract_id)

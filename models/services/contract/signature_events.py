@@ -1,5 +1,6 @@
 """Events of the e-signature provider (its callback, or the sandbox signing page) handed to the
 signature-result actor through the outbox."""
+
 from __future__ import annotations
 
 from models.db.contracts import Contract

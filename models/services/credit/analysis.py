@@ -3,6 +3,7 @@
 Error codes (besides the state machine's 409s), documented in README:
 retry: ANALYSIS_NOT_RETRYABLE, CONSENT_NOT_FOUND, RETRY_WINDOW_EXPIRED (400).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,21 +15,23 @@ from models.domain import calendar
 from models.domain.analysis_rules import analysis_kind, promotional_eligible, retryable_failure
 from models.domain.clock import now
 from models.domain.errors import ValidationFailed
-from models.domain.status_machine import Trigger
-from models.services.partners.ownership import owned_proposal
 from models.domain.lifecycles import AnalysisKind
-from models.domain.status_machine import TRANSITIONS
+from models.domain.status_machine import TRANSITIONS, Trigger
+from models.services.partners.ownership import owned_proposal
+from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
-from models.services.platform.actor_names import ActorName
-
 
 
 def latest_analysis(proposal_id: str) -> CreditAnalysis | None:
     """The newest analysis of the proposal (attempt breaks ties of a frozen clock)."""
-    return (CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id)
-            .order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc()).first())
+    return (
+        CreditAnalysis.select()
+        .where(CreditAnalysis.proposal == proposal_id)
+        .order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc())
+        .first()
+    )
 
 
 @dataclass(frozen=True)
@@ -45,19 +48,34 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
     analysis actor."""
     proposal = owned_proposal(origin, proposal_id)
     previous = latest_analysis(proposal.id)
-    promotional = previous is not None and promotional_eligible(proposal.status, previous.outcome,
-                                                                previous.approved_at, now())
+    promotional = previous is not None and promotional_eligible(
+        proposal.status, previous.outcome, previous.approved_at, now()
+    )
     kind = analysis_kind(promotional=promotional, has_previous=previous is not None)
     with unit_of_work():
         move(proposal, Trigger.START_ANALYSIS, promotional_eligible=promotional, details={"kind": kind})
-        row = Consent.create(proposal=proposal.id, ip=consent.ip, latitude=consent.latitude,
-                             longitude=consent.longitude, document_text=consent.document_text,
-                             channel=consent.channel, captured_at=now())
+        row = Consent.create(
+            proposal=proposal.id,
+            ip=consent.ip,
+            latitude=consent.latitude,
+            longitude=consent.longitude,
+            document_text=consent.document_text,
+            channel=consent.channel,
+            captured_at=now(),
+        )
         # Offers of the previous analysis stop being selectable once a new one starts.
         Proposal.update(selected_offer_id=None, rejection_reason=None).where(Proposal.id == proposal.id).execute()
-        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin, kind=kind,
-                                         mode=mode, promotional=promotional, consent_id=row.id, started_at=now(),
-                                         attempt=(previous.attempt + 1) if previous else 1)
+        analysis = CreditAnalysis.create(
+            proposal=proposal.id,
+            cpf=proposal.cpf,
+            origin=proposal.origin,
+            kind=kind,
+            mode=mode,
+            promotional=promotional,
+            consent_id=row.id,
+            started_at=now(),
+            attempt=(previous.attempt + 1) if previous else 1,
+        )
         enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
     return analysis
 
@@ -71,8 +89,9 @@ class RetryRefusal:
 
 
 def _retries(proposal_id: str):
-    return CreditAnalysis.select().where(CreditAnalysis.proposal == proposal_id,
-                                         CreditAnalysis.kind == AnalysisKind.RETRY)
+    return CreditAnalysis.select().where(
+        CreditAnalysis.proposal == proposal_id, CreditAnalysis.kind == AnalysisKind.RETRY
+    )
 
 
 def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRefusal:
@@ -80,31 +99,55 @@ def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRef
     retry rules)."""
     proposal = owned_proposal(origin, proposal_id)
     settings = current().credit
-    recent = _retries(proposal.id).where(
-        CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds)).exists()
+    recent = (
+        _retries(proposal.id)
+        .where(CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds))
+        .exists()
+    )
     if recent:
-        return RetryRefusal(f"A retry of this proposal was requested less than {settings.retry_dedup_seconds} "
-                            "seconds ago; poll GET /proposals/{id}/credit-analysis for its result", proposal.status)
+        return RetryRefusal(
+            f"A retry of this proposal was requested less than {settings.retry_dedup_seconds} "
+            "seconds ago; poll GET /proposals/{id}/credit-analysis for its result",
+            proposal.status,
+        )
     failed = latest_analysis(proposal.id)
     if failed is None or not retryable_failure(proposal.status, failed.outcome, failed.retryable):
-        raise ValidationFailed("Only a retryable technical failure of the payroll system or the credit engine "
-                               "can be retried", error_code="ANALYSIS_NOT_RETRYABLE",
-                               details={"currentStatus": proposal.status,
-                                        "requiredStatus": TRANSITIONS[Trigger.RETRY_ANALYSIS].required_status})
+        raise ValidationFailed(
+            "Only a retryable technical failure of the payroll system or the credit engine can be retried",
+            error_code="ANALYSIS_NOT_RETRYABLE",
+            details={
+                "currentStatus": proposal.status,
+                "requiredStatus": TRANSITIONS[Trigger.RETRY_ANALYSIS].required_status,
+            },
+        )
     if _retries(proposal.id).count() >= settings.retry_limit:
-        return RetryRefusal(f"The retry limit ({settings.retry_limit}) of this proposal has been reached; "
-                            "start a new proposal or contact support", proposal.status)
+        return RetryRefusal(
+            f"The retry limit ({settings.retry_limit}) of this proposal has been reached; "
+            "start a new proposal or contact support",
+            proposal.status,
+        )
     consent = Consent.get_or_none(Consent.id == failed.consent_id) if failed.consent_id else None
     if consent is None:
-        raise ValidationFailed("No saved consent for this proposal; call POST credit-analysis with consent",
-                               error_code="CONSENT_NOT_FOUND")
+        raise ValidationFailed(
+            "No saved consent for this proposal; call POST credit-analysis with consent", error_code="CONSENT_NOT_FOUND"
+        )
     if not calendar.retry_window_open(failed.finished_at, now()):
-        raise ValidationFailed("The 96-hour retry window after the failure has expired",
-                               error_code="RETRY_WINDOW_EXPIRED", details={"failed_at": failed.finished_at.isoformat()})
+        raise ValidationFailed(
+            "The 96-hour retry window after the failure has expired",
+            error_code="RETRY_WINDOW_EXPIRED",
+            details={"failed_at": failed.finished_at.isoformat()},
+        )
     with unit_of_work():
         move(proposal, Trigger.RETRY_ANALYSIS, details={"kind": AnalysisKind.RETRY})
-        analysis = CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin=proposal.origin,
-                                         kind=AnalysisKind.RETRY,
-                                         mode=mode, consent_id=consent.id, started_at=now(), attempt=failed.attempt + 1)
+        analysis = CreditAnalysis.create(
+            proposal=proposal.id,
+            cpf=proposal.cpf,
+            origin=proposal.origin,
+            kind=AnalysisKind.RETRY,
+            mode=mode,
+            consent_id=consent.id,
+            started_at=now(),
+            attempt=failed.attempt + 1,
+        )
         enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
     return analysis

@@ -1,4 +1,5 @@
 """What the credit-analysis routes read: the latest analysis, the hybrid wait, a finished result."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,9 +21,12 @@ def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
 
 def await_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
     """Hybrid wait: woken right after the actor commits; returns the analysis as it then stands."""
+
     def finished() -> bool:
-        return CreditAnalysis.select(CreditAnalysis.outcome).where(
-            CreditAnalysis.id == analysis_id).scalar() != AnalysisOutcome.IN_PROGRESS
+        return (
+            CreditAnalysis.select(CreditAnalysis.outcome).where(CreditAnalysis.id == analysis_id).scalar()
+            != AnalysisOutcome.IN_PROGRESS
+        )
 
     wakeups.wait_until(finished, timeout)
     return CreditAnalysis.get_by_id(analysis_id)

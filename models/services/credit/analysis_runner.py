@@ -3,6 +3,7 @@
 External calls happen outside the transaction; the outcome is written only if the analysis is
 still IN_PROGRESS, so a redelivered message changes nothing (actors are idempotent).
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,14 +21,13 @@ from models.domain.policies import age_allowed, payroll_window_end
 from models.domain.status_machine import Trigger
 from models.external.credit_engine import CreditEngineError, get_credit_engine
 from models.external.credit_engine.port import AGE_CRITERIA, NO_AVAILABLE_MARGIN, EngineDecision
-from models.external.payroll import PayrollUnavailable
-from models.external.payroll import MarginResult, get_payroll
+from models.external.payroll import MarginResult, PayrollUnavailable, get_payroll
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
+from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
-from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +45,9 @@ def _query_margin(cpf: str, attempt: int) -> MarginResult:
     failure schedules the automatic retry for the window's end."""
     window_end = payroll_window_end(now(), enforced=current().payroll_window.enforced)
     if window_end is not None:
-        raise PayrollUnavailable("payroll system in its monthly maintenance window", auto_retry=True,
-                                 retry_at=window_end)
+        raise PayrollUnavailable(
+            "payroll system in its monthly maintenance window", auto_retry=True, retry_at=window_end
+        )
     return get_payroll().query_margin(cpf, attempt=attempt)
 
 
@@ -60,9 +61,11 @@ def _claim(analysis_id: str) -> tuple[CreditAnalysis, Proposal] | None:
 def _finish(analysis: CreditAnalysis, outcome: str, **fields) -> bool:
     """Write the outcome if nobody else did (inside the caller's unit of work)."""
     fields.setdefault("finished_at", now())
-    updated = (CreditAnalysis.update(outcome=outcome, **fields)
-               .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
-               .execute())
+    updated = (
+        CreditAnalysis.update(outcome=outcome, **fields)
+        .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
+        .execute()
+    )
     return updated == 1
 
 
@@ -85,8 +88,9 @@ def run(analysis_id: str) -> None:
     except CreditEngineError as error:
         return _fail(analysis, proposal, ENGINE_ERROR_CODE, str(error))
     if not decision.approved:
-        return _reject(analysis, proposal, decision.rejection_reason or "CREDIT_POLICY",
-                       available_margin=margin.available_margin)
+        return _reject(
+            analysis, proposal, decision.rejection_reason or "CREDIT_POLICY", available_margin=margin.available_margin
+        )
     _approve(analysis, proposal, margin.available_margin, decision)
 
 
@@ -97,8 +101,12 @@ def analysis_result(analysis: CreditAnalysis, partner: Partner, margin=None, dec
         max_installments=decision.max_installments if decision else analysis.max_installments,
         monthly_rate=decision.monthly_rate if decision else analysis.monthly_rate,
         pod_limit_max=decision.pod_limit_max if decision else analysis.pod_limit_max,
-        promotional_pod_limit_max=decision.promotional_pod_limit_max if decision else analysis.promotional_pod_limit_max,
-        promotional=analysis.promotional, insurance_enabled=partner.insurance_enabled)
+        promotional_pod_limit_max=decision.promotional_pod_limit_max
+        if decision
+        else analysis.promotional_pod_limit_max,
+        promotional=analysis.promotional,
+        insurance_enabled=partner.insurance_enabled,
+    )
 
 
 def _approve(analysis, proposal, margin, decision: EngineDecision) -> None:
@@ -111,13 +119,21 @@ def _approve(analysis, proposal, margin, decision: EngineDecision) -> None:
         return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, available_margin=margin)
     limits = credit_limits(result, pricing(), stamp)
     with unit_of_work():
-        if not _finish(analysis, AnalysisOutcome.APPROVED, available_margin=margin,
-                       max_loan_amount=limits["maxLoanAmount"], max_installments=limits["maxInstallments"],
-                       max_monthly_payment=limits["maxMonthlyPayment"],
-                       min_monthly_payment=limits["minMonthlyPayment"], monthly_rate=result.monthly_rate,
-                       pod_limit_max=decision.pod_limit_max, promotional_pod_limit_max=decision.promotional_pod_limit_max,
-                       engine_result={"score": decision.score, "max_installments": decision.max_installments},
-                       approved_at=stamp, finished_at=stamp):
+        if not _finish(
+            analysis,
+            AnalysisOutcome.APPROVED,
+            available_margin=margin,
+            max_loan_amount=limits["maxLoanAmount"],
+            max_installments=limits["maxInstallments"],
+            max_monthly_payment=limits["maxMonthlyPayment"],
+            min_monthly_payment=limits["minMonthlyPayment"],
+            monthly_rate=result.monthly_rate,
+            pod_limit_max=decision.pod_limit_max,
+            promotional_pod_limit_max=decision.promotional_pod_limit_max,
+            engine_result={"score": decision.score, "max_installments": decision.max_installments},
+            approved_at=stamp,
+            finished_at=stamp,
+        ):
             return
         store_offers(proposal, offers, source="analysis", analysis=analysis)
         move(proposal, Trigger.CREDIT_CHECK_DONE, source="actor")
@@ -135,8 +151,13 @@ def _reject(analysis, proposal, reason: str, available_margin=None) -> None:
 def _fail(analysis, proposal, code: str, reason: str, *, retryable: bool = True) -> None:
     log.warning("credit analysis %s failed: %s", analysis.id, code)
     with unit_of_work():
-        if not _finish(analysis, AnalysisOutcome.FAILED, error_code=code, retryable=retryable,
-                       engine_result={"failure": reason[:300]}):
+        if not _finish(
+            analysis,
+            AnalysisOutcome.FAILED,
+            error_code=code,
+            retryable=retryable,
+            engine_result={"failure": reason[:300]},
+        ):
             return
         move(proposal, Trigger.ANALYSIS_FAILED, source="actor", details={"error_code": code})
 
@@ -146,12 +167,22 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable) -> None:
         return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
     retry_at = failure.retry_at or now() + timedelta(seconds=current().credit.payroll_auto_retry_seconds)
     with unit_of_work():
-        if not _finish(analysis, AnalysisOutcome.AWAITING_RETRY, error_code=PAYROLL_UNAVAILABLE_CODE,
-                       retryable=True, retry_at=retry_at, engine_result={"failure": str(failure)[:300]}):
+        if not _finish(
+            analysis,
+            AnalysisOutcome.AWAITING_RETRY,
+            error_code=PAYROLL_UNAVAILABLE_CODE,
+            retryable=True,
+            retry_at=retry_at,
+            engine_result={"failure": str(failure)[:300]},
+        ):
             return
         move(proposal, Trigger.PAYROLL_RETRY_SCHEDULED, source="actor", details={"retry_at": retry_at.isoformat()})
-        enqueue(ActorName.AUTO_RETRY_CREDIT_ANALYSIS, analysis.id, deliver_at=retry_at,
-                dedup_key=f"payroll-auto-retry:{analysis.id}:{analysis.attempt}")
+        enqueue(
+            ActorName.AUTO_RETRY_CREDIT_ANALYSIS,
+            analysis.id,
+            deliver_at=retry_at,
+            dedup_key=f"payroll-auto-retry:{analysis.id}:{analysis.attempt}",
+        )
 
 
 def auto_retry(analysis_id: str) -> None:
@@ -161,10 +192,17 @@ def auto_retry(analysis_id: str) -> None:
         return
     proposal = Proposal.get_by_id(analysis.proposal_id)
     with unit_of_work():
-        updated = (CreditAnalysis.update(outcome=AnalysisOutcome.IN_PROGRESS, attempt=analysis.attempt + 1,
-                                         finished_at=None, retry_at=None, error_code=None)
-                   .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.AWAITING_RETRY)
-                   .execute())
+        updated = (
+            CreditAnalysis.update(
+                outcome=AnalysisOutcome.IN_PROGRESS,
+                attempt=analysis.attempt + 1,
+                finished_at=None,
+                retry_at=None,
+                error_code=None,
+            )
+            .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.AWAITING_RETRY)
+            .execute()
+        )
         if updated != 1:
             return
         move(proposal, Trigger.AUTO_RETRY, source="scheduler")

@@ -4,6 +4,7 @@ Error codes (400 unless noted), documented in README "Contact and token errors":
 PHONE_MISMATCH, TOKEN_NOT_FOUND, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, INVALID_TOKEN;
 RESEND_COOLDOWN (409, details.retry_after_seconds); MESSAGE_NOT_SENT (503, provider down).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -40,35 +41,60 @@ def hash_token(proposal_id: str, phone: str, token: str) -> str:
 
 
 def _active_token(proposal: Proposal) -> ContactToken | None:
-    return (ContactToken.select().where(ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(),
-                                        ContactToken.consumed_at.is_null())
-            .order_by(ContactToken.created_at.desc(), ContactToken.id.desc()).first())
+    return (
+        ContactToken.select()
+        .where(
+            ContactToken.proposal == proposal.id,
+            ContactToken.superseded_at.is_null(),
+            ContactToken.consumed_at.is_null(),
+        )
+        .order_by(ContactToken.created_at.desc(), ContactToken.id.desc())
+        .first()
+    )
 
 
 def _check_cooldown(proposal: Proposal) -> None:
-    last = (ContactToken.select().where(ContactToken.proposal == proposal.id)
-            .order_by(ContactToken.created_at.desc()).first())
+    last = (
+        ContactToken.select()
+        .where(ContactToken.proposal == proposal.id)
+        .order_by(ContactToken.created_at.desc())
+        .first()
+    )
     if last is None:
         return
     wait = (last.created_at + timedelta(seconds=current().contact.resend_cooldown_seconds) - now()).total_seconds()
     if wait > 0:
-        raise DomainError(f"A code was sent less than {current().contact.resend_cooldown_seconds} seconds ago; "
-                          "wait before asking for another", error_code="RESEND_COOLDOWN", http_status=409,
-                          details={"retry_after_seconds": math.ceil(wait)})
+        raise DomainError(
+            f"A code was sent less than {current().contact.resend_cooldown_seconds} seconds ago; "
+            "wait before asking for another",
+            error_code="RESEND_COOLDOWN",
+            http_status=409,
+            details={"retry_after_seconds": math.ceil(wait)},
+        )
 
 
 def _new_token(proposal: Proposal, channel: str) -> tuple[ContactToken, MessageSend, str]:
     """Inside a unit of work: supersede the old code, store the new one hashed, record the send."""
-    code = f"{secrets.randbelow(10 ** 6):06d}"
+    code = f"{secrets.randbelow(10**6):06d}"
     sent_at = now()
     ContactToken.update(superseded_at=sent_at).where(
-        ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(),
-        ContactToken.consumed_at.is_null()).execute()
-    token = ContactToken.create(proposal=proposal.id, phone=proposal.phone, created_at=sent_at,
-                                token_hash=hash_token(proposal.id, proposal.phone, code),
-                                expires_at=calendar.sms_token_expiry(sent_at))
-    send = MessageSend.create(proposal=proposal.id, channel=channel, recipient=proposal.phone, purpose="token",
-                              text=TEXT.format(code=MASK), sent_at=sent_at)
+        ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(), ContactToken.consumed_at.is_null()
+    ).execute()
+    token = ContactToken.create(
+        proposal=proposal.id,
+        phone=proposal.phone,
+        created_at=sent_at,
+        token_hash=hash_token(proposal.id, proposal.phone, code),
+        expires_at=calendar.sms_token_expiry(sent_at),
+    )
+    send = MessageSend.create(
+        proposal=proposal.id,
+        channel=channel,
+        recipient=proposal.phone,
+        purpose="token",
+        text=TEXT.format(code=MASK),
+        sent_at=sent_at,
+    )
     return token, send, code
 
 
@@ -77,13 +103,18 @@ def _deliver(send: MessageSend, code: str) -> None:
     try:
         provider_id = get_messaging(send.channel).send(send.recipient, TEXT.format(code=code), reference=str(send.id))
     except MessagingError as error:
-        MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED,
-                           error=str(error)[:500]).where(MessageSend.id == send.id).execute()
+        MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED, error=str(error)[:500]).where(
+            MessageSend.id == send.id
+        ).execute()
         log.warning("token message %s not sent: %s", send.id, error.__class__.__name__)
-        raise DomainError("The message provider is unavailable; ask for the code again shortly",
-                          error_code="MESSAGE_NOT_SENT", http_status=503) from None
-    MessageSend.update(delivery_status=MessageDeliveryStatus.SENT,
-                       provider_message_id=provider_id).where(MessageSend.id == send.id).execute()
+        raise DomainError(
+            "The message provider is unavailable; ask for the code again shortly",
+            error_code="MESSAGE_NOT_SENT",
+            http_status=503,
+        ) from None
+    MessageSend.update(delivery_status=MessageDeliveryStatus.SENT, provider_message_id=provider_id).where(
+        MessageSend.id == send.id
+    ).execute()
 
 
 def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> ContactToken:
@@ -94,10 +125,9 @@ def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> Conta
     """
     proposal = owned_proposal(origin, proposal_id)
     email = email.strip().lower()
-    other = (Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists())
+    other = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists()
     if other:
-        raise DomainError("This phone is already used in another proposal", http_status=409,
-                          details={"field": "phone"})
+        raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
     if proposal.status == Status.TOKEN_SENT.value:
         _check_cooldown(proposal)
     with unit_of_work():
@@ -114,9 +144,12 @@ def resend(origin: str, proposal_id: str, channel: str) -> ContactToken:
     """A new code by SMS or messaging app for the origin's proposal (the previous one stops working)."""
     proposal = owned_proposal(origin, proposal_id)
     if proposal.status != Status.TOKEN_SENT.value:
-        raise DomainError("A code can only be resent while the proposal is TOKEN_SENT", http_status=409,
-                          error_code="INVALID_STATUS_FOR_RESEND",
-                          details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value})
+        raise DomainError(
+            "A code can only be resent while the proposal is TOKEN_SENT",
+            http_status=409,
+            error_code="INVALID_STATUS_FOR_RESEND",
+            details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value},
+        )
     _check_cooldown(proposal)
     with unit_of_work():
         token, send, code = _new_token(proposal, channel)
@@ -129,32 +162,51 @@ def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
     the call fails). Returns the proposal, now TOKEN_VALIDATED."""
     proposal = owned_proposal(origin, proposal_id)
     if not can(proposal.status, Trigger.VALIDATE_TOKEN):
-        raise DomainError(f"Token validation is not allowed from status {proposal.status}",
-                          error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION", http_status=409,
-                          details={"currentStatus": proposal.status,
-                                   "requiredStatus": TRANSITIONS[Trigger.VALIDATE_TOKEN].required_status})
+        raise DomainError(
+            f"Token validation is not allowed from status {proposal.status}",
+            error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION",
+            http_status=409,
+            details={
+                "currentStatus": proposal.status,
+                "requiredStatus": TRANSITIONS[Trigger.VALIDATE_TOKEN].required_status,
+            },
+        )
     if phone != proposal.phone:
-        raise ValidationFailed("phone does not match the proposal's phone", error_code="PHONE_MISMATCH",
-                               details={"field": "phone"})
+        raise ValidationFailed(
+            "phone does not match the proposal's phone", error_code="PHONE_MISMATCH", details={"field": "phone"}
+        )
     active = _active_token(proposal)
     if active is None:
-        raise ValidationFailed("No active code for this proposal; ask for a new one", error_code="TOKEN_NOT_FOUND",
-                               details={"field": "token"})
+        raise ValidationFailed(
+            "No active code for this proposal; ask for a new one",
+            error_code="TOKEN_NOT_FOUND",
+            details={"field": "token"},
+        )
     limit = current().contact.max_token_attempts
     if active.attempts >= limit:
-        raise ValidationFailed("Too many wrong attempts; ask for a new code", error_code="TOO_MANY_ATTEMPTS",
-                               details={"field": "token"})
+        raise ValidationFailed(
+            "Too many wrong attempts; ask for a new code", error_code="TOO_MANY_ATTEMPTS", details={"field": "token"}
+        )
     if not calendar.sms_token_valid(active.created_at, now()) or now() >= active.expires_at:
-        raise ValidationFailed("The code has expired; ask for a new one", error_code="TOKEN_EXPIRED",
-                               details={"field": "token"})
+        raise ValidationFailed(
+            "The code has expired; ask for a new one", error_code="TOKEN_EXPIRED", details={"field": "token"}
+        )
     if not hmac.compare_digest(active.token_hash, hash_token(proposal.id, proposal.phone, token)):
         ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == active.id).execute()
-        raise ValidationFailed("Invalid code", error_code="INVALID_TOKEN",
-                               details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)})
+        raise ValidationFailed(
+            "Invalid code",
+            error_code="INVALID_TOKEN",
+            details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)},
+        )
     with unit_of_work():
-        updated = (ContactToken.update(consumed_at=now())
-                   .where(ContactToken.id == active.id, ContactToken.consumed_at.is_null()).execute())
+        updated = (
+            ContactToken.update(consumed_at=now())
+            .where(ContactToken.id == active.id, ContactToken.consumed_at.is_null())
+            .execute()
+        )
         if updated != 1:
-            raise ValidationFailed("The code was already used", error_code="TOKEN_NOT_FOUND", details={"field": "token"})
+            raise ValidationFailed(
+                "The code was already used", error_code="TOKEN_NOT_FOUND", details={"field": "token"}
+            )
         move(proposal, Trigger.VALIDATE_TOKEN)
     return proposal

@@ -1,4 +1,5 @@
 """Offers as stored and served: created from domain offer dicts, superseded by newer ones."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -14,14 +15,42 @@ from models.services.credit.wire import plain
 # kept in the stored payload for the contract, not repeated in every API answer).
 _INTERNAL = ("kind", "cost_breakdown")
 # The spec's field order (stored payloads come back with sorted keys).
-_ORDER = ("id", "proposal_id", "offer_type", "status", "description", "principal_amount", "interest_rate",
-          "annual_interest_rate", "installments", "installment_amount", "total_amount", "iof_amount", "tac_amount",
-          "insurance_amount", "first_due_date", "final_due_date", "expires_at", "calculation_details",
-          "terms_and_conditions", "priority", "is_available", "created_at", "updated_at", "cet")
+_ORDER = (
+    "id",
+    "proposal_id",
+    "offer_type",
+    "status",
+    "description",
+    "principal_amount",
+    "interest_rate",
+    "annual_interest_rate",
+    "installments",
+    "installment_amount",
+    "total_amount",
+    "iof_amount",
+    "tac_amount",
+    "insurance_amount",
+    "first_due_date",
+    "final_due_date",
+    "expires_at",
+    "calculation_details",
+    "terms_and_conditions",
+    "priority",
+    "is_available",
+    "created_at",
+    "updated_at",
+    "cet",
+)
 
 
-def store_offers(proposal: Proposal, offers: list[dict], *, source: str,
-                 analysis: CreditAnalysis | None = None, keep_id: str | None = None) -> list[Offer]:
+def store_offers(
+    proposal: Proposal,
+    offers: list[dict],
+    *,
+    source: str,
+    analysis: CreditAnalysis | None = None,
+    keep_id: str | None = None,
+) -> list[Offer]:
     """Supersede the proposal's active offers (except ``keep_id``) and store ``offers``."""
     stamp = now()
     query = Offer.update(superseded_at=stamp).where(Offer.proposal == proposal.id, Offer.superseded_at.is_null())
@@ -30,19 +59,30 @@ def store_offers(proposal: Proposal, offers: list[dict], *, source: str,
     query.execute()
     rows = []
     for offer in offers:
-        rows.append(Offer.create(
-            id=offer["id"], proposal=proposal.id, analysis=analysis.id if analysis else None, source=source,
-            kind=offer["kind"], principal_amount=offer["principal_amount"], installments=offer["installments"],
-            installment_amount=offer["installment_amount"], interest_rate=offer["interest_rate"],
-            expires_at=datetime.fromisoformat(offer["expires_at"].replace("Z", "+00:00")),
-            payload=plain(offer), created_at=stamp))
+        rows.append(
+            Offer.create(
+                id=offer["id"],
+                proposal=proposal.id,
+                analysis=analysis.id if analysis else None,
+                source=source,
+                kind=offer["kind"],
+                principal_amount=offer["principal_amount"],
+                installments=offer["installments"],
+                installment_amount=offer["installment_amount"],
+                interest_rate=offer["interest_rate"],
+                expires_at=datetime.fromisoformat(offer["expires_at"].replace("Z", "+00:00")),
+                payload=plain(offer),
+                created_at=stamp,
+            )
+        )
     return rows
 
 
 def availability(row: Offer, selected_offer_id: str | None, at: datetime | None = None) -> OfferAvailability:
     """The offer's status now (or ``at``), ``selected_offer_id`` being its proposal's selected offer."""
-    return offer_availability(row.expires_at, row.superseded_at, is_selected=row.id == selected_offer_id,
-                              now=at or now())
+    return offer_availability(
+        row.expires_at, row.superseded_at, is_selected=row.id == selected_offer_id, now=at or now()
+    )
 
 
 def offer_body(row: Offer | None, *, selected_offer_id: str | None) -> dict | None:
@@ -62,8 +102,12 @@ def offer_body(row: Offer | None, *, selected_offer_id: str | None) -> dict | No
 
 def summary(row: Offer) -> dict:
     """``selected_offer`` summary: id, principal_amount, installments, installment_amount."""
-    return {"id": row.id, "principal_amount": float(row.principal_amount), "installments": row.installments,
-            "installment_amount": float(Decimal(row.installment_amount))}
+    return {
+        "id": row.id,
+        "principal_amount": float(row.principal_amount),
+        "installments": row.installments,
+        "installment_amount": float(Decimal(row.installment_amount)),
+    }
 
 
 def analysis_offers(analysis: CreditAnalysis) -> tuple[Offer | None, Offer | None]:

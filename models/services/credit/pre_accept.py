@@ -3,6 +3,7 @@
 Refusals: the state machine's 409s (INVALID_STATUS_FOR_PREACCEPT, SIGNED_CONTRACT_EXISTS), and
 400 with details.field = "selected_offer_id": OFFER_NOT_FOUND, OFFER_NOT_AVAILABLE, OFFER_EXPIRED.
 """
+
 from __future__ import annotations
 
 from models.db.analysis import Offer
@@ -11,8 +12,8 @@ from models.domain.errors import ValidationFailed
 from models.domain.offer_availability import ensure_available
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
-from models.services.partners.ownership import owned_proposal
 from models.services.credit.offers import availability
+from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 
@@ -24,8 +25,11 @@ def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, 
     next_status(Status(proposal.status), Trigger.SELECT_OFFER)  # the 409s come before offer checks
     offer = Offer.get_or_none(Offer.id == offer_id, Offer.proposal == proposal.id)
     if offer is None:
-        raise ValidationFailed("selected_offer_id is not an offer of this proposal", error_code="OFFER_NOT_FOUND",
-                               details={"field": "selected_offer_id"})
+        raise ValidationFailed(
+            "selected_offer_id is not an offer of this proposal",
+            error_code="OFFER_NOT_FOUND",
+            details={"field": "selected_offer_id"},
+        )
     ensure_available(availability(offer, proposal.selected_offer_id))
     with unit_of_work():
         Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
@@ -33,5 +37,3 @@ def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, 
         move(proposal, Trigger.SELECT_OFFER, details={"offer_id": offer.id})
         move(proposal, Trigger.PRE_ACCEPT, details={"offer_id": offer.id})
     return proposal, offer
-
-

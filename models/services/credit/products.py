@@ -1,4 +1,5 @@
 """Product configuration: ids and names per insurance variant, and the pricing of offers."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -26,9 +27,15 @@ def pricing() -> Pricing:
     """Domain Pricing from ``[default.credit.pricing]``."""
     p = current().credit.pricing
     return Pricing(
-        monthly_rate=Decimal(p.monthly_rate), tac=Decimal(p.tac), insurance_rate=Decimal(p.insurance_rate),
-        min_amount=Decimal(p.min_amount), max_amount=Decimal(p.max_amount),
-        min_installment_amount=Decimal(p.min_installment_amount), max_installments=int(p.max_installments),
-        min_installments=int(p.min_installments), offer_validity_days=int(p.offer_validity_days),
-        payroll_cutoff_day=int(p.payroll_cutoff_day), due_day=int(p.due_day),
+        monthly_rate=Decimal(p.monthly_rate),
+        tac=Decimal(p.tac),
+        insurance_rate=Decimal(p.insurance_rate),
+        min_amount=Decimal(p.min_amount),
+        max_amount=Decimal(p.max_amount),
+        min_installment_amount=Decimal(p.min_installment_amount),
+        max_installments=int(p.max_installments),
+        min_installments=int(p.min_installments),
+        offer_validity_days=int(p.offer_validity_days),
+        payroll_cutoff_day=int(p.payroll_cutoff_day),
+        due_day=int(p.due_day),
     )

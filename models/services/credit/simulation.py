@@ -1,4 +1,5 @@
 """POST simulate: a Simulation row the actor computes, offers stored, previous ones superseded."""
+
 from __future__ import annotations
 
 from models.db.analysis import Offer
@@ -16,16 +17,17 @@ from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.credit.wire import plain
 from models.services.partners.ownership import owned_proposal
+from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
-from models.services.platform.actor_names import ActorName
 from models.services.platform.wakeups import wakeups
 
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
 
 
-def request_simulation(origin: str, proposal_id: str, *, installments: int | None, loan_amount,
-                       insured: bool) -> Simulation:
+def request_simulation(
+    origin: str, proposal_id: str, *, installments: int | None, loan_amount, insured: bool
+) -> Simulation:
     """Check the state of the origin's proposal (409 otherwise) and enqueue the simulation actor.
 
     Offers can be simulated while they can be selected (offers exist, no contract yet) and the
@@ -36,13 +38,20 @@ def request_simulation(origin: str, proposal_id: str, *, installments: int | Non
     insured = insured and Partner.get(Partner.code == origin).insurance_enabled
     analysis = latest_analysis(proposal.id)
     if proposal.status not in PRE_CONTRACT_STATUSES or analysis is None or analysis.outcome != AnalysisOutcome.APPROVED:
-        raise DomainError(f"Simulation is not allowed in status {proposal.status}; it needs an approved analysis",
-                          error_code="INVALID_STATUS_FOR_SIMULATION", http_status=409,
-                          details={"currentStatus": proposal.status})
+        raise DomainError(
+            f"Simulation is not allowed in status {proposal.status}; it needs an approved analysis",
+            error_code="INVALID_STATUS_FOR_SIMULATION",
+            http_status=409,
+            details={"currentStatus": proposal.status},
+        )
     with unit_of_work():
         simulation = Simulation.create(
-            proposal=proposal.id, mode=BY_INSTALLMENTS if installments is not None else BY_LOAN_AMOUNT,
-            installments=installments, loan_amount=None if loan_amount is None else str(loan_amount), insured=insured)
+            proposal=proposal.id,
+            mode=BY_INSTALLMENTS if installments is not None else BY_LOAN_AMOUNT,
+            installments=installments,
+            loan_amount=None if loan_amount is None else str(loan_amount),
+            insured=insured,
+        )
         enqueue(ActorName.RUN_SIMULATION, simulation.id)
     return simulation
 
@@ -58,15 +67,24 @@ def run(simulation_id: str) -> None:
     result = analysis_result(analysis, partner)
     try:
         if simulation.mode == BY_INSTALLMENTS:
-            offers = simulate_by_installments(result, pricing(), simulation.installments, simulation.insured,
-                                              proposal_id=proposal.id, now=now())
+            offers = simulate_by_installments(
+                result, pricing(), simulation.installments, simulation.insured, proposal_id=proposal.id, now=now()
+            )
         else:
-            offers = simulate_by_loan_amount(result, pricing(), simulation.loan_amount, simulation.insured,
-                                             proposal_id=proposal.id, now=now())
+            offers = simulate_by_loan_amount(
+                result, pricing(), simulation.loan_amount, simulation.insured, proposal_id=proposal.id, now=now()
+            )
     except DomainError as error:
-        return _finish(simulation, SimulationStatus.FAILED,
-                       error={"http_status": error.http_status, "message": error.message,
-                              "error_code": error.error_code, "details": plain(error.details)})
+        return _finish(
+            simulation,
+            SimulationStatus.FAILED,
+            error={
+                "http_status": error.http_status,
+                "message": error.message,
+                "error_code": error.error_code,
+                "details": plain(error.details),
+            },
+        )
     with unit_of_work():
         if not _finish(simulation, SimulationStatus.DONE, offer_ids=[o["id"] for o in offers], in_unit=True):
             return
@@ -76,8 +94,11 @@ def run(simulation_id: str) -> None:
 
 def _finish(simulation: Simulation, status: SimulationStatus, *, in_unit: bool = False, **fields) -> bool:
     def write() -> bool:
-        updated = (Simulation.update(status=status, finished_at=now(), **fields)
-                   .where(Simulation.id == simulation.id, Simulation.status == SimulationStatus.PENDING).execute())
+        updated = (
+            Simulation.update(status=status, finished_at=now(), **fields)
+            .where(Simulation.id == simulation.id, Simulation.status == SimulationStatus.PENDING)
+            .execute()
+        )
         notify(wake_key(simulation.proposal_id))
         return updated == 1
 
@@ -95,8 +116,12 @@ def simulation_offers(simulation: Simulation) -> list[Offer]:
 
 def await_simulation(simulation_id: str, timeout: float) -> Simulation:
     """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
+
     def done() -> bool:
-        return Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar() != SimulationStatus.PENDING
+        return (
+            Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar()
+            != SimulationStatus.PENDING
+        )
 
     wakeups.wait_until(done, timeout)
     return Simulation.get_by_id(simulation_id)

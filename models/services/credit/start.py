@@ -1,4 +1,5 @@
 """POST /proposals/start: create, return the active proposal, or block (spec decision order)."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -38,11 +39,22 @@ def _snapshots(cpf: str) -> list[ProposalSnapshot]:
     snapshots = []
     for proposal in proposals:
         own = contracts.get(proposal.id, [])
-        valid_signature = any(c.signature_expires_at is not None and c.signature_expires_at > at
-                              and c.signature_status in OPEN_SIGNATURE_STATUSES for c in own)
+        valid_signature = any(
+            c.signature_expires_at is not None
+            and c.signature_expires_at > at
+            and c.signature_status in OPEN_SIGNATURE_STATUSES
+            for c in own
+        )
         generated = any(c.pdf_path or c.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS for c in own)
-        snapshots.append(ProposalSnapshot(proposal.id, Status(proposal.status), proposal.origin,
-                                          has_valid_signature=valid_signature, has_generated_contract=generated))
+        snapshots.append(
+            ProposalSnapshot(
+                proposal.id,
+                Status(proposal.status),
+                proposal.origin,
+                has_valid_signature=valid_signature,
+                has_generated_contract=generated,
+            )
+        )
     return snapshots
 
 
@@ -54,8 +66,11 @@ def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner)
     try:
         return longest_overdue_days(cpf)
     except CollectionsUnavailable:
-        raise DomainError("Overdue-installment data is temporarily unavailable; try again shortly",
-                          error_code="COLLECTIONS_UNAVAILABLE", http_status=503) from None
+        raise DomainError(
+            "Overdue-installment data is temporarily unavailable; try again shortly",
+            error_code="COLLECTIONS_UNAVAILABLE",
+            http_status=503,
+        ) from None
 
 
 def start_proposal(origin: str, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
@@ -69,16 +84,27 @@ def start_proposal(origin: str, cpf: str, full_name: str, birth_date: date) -> t
     overdue = _overdue_days(cpf, _snapshots(cpf), partner)
     with unit_of_work():
         lock_customer(cpf)
-        history = CustomerHistory(proposals=_snapshots(cpf), recontracting_enabled=partner.recontracting_enabled,
-                                  longest_overdue_days=overdue)
+        history = CustomerHistory(
+            proposals=_snapshots(cpf), recontracting_enabled=partner.recontracting_enabled, longest_overdue_days=overdue
+        )
         decision = decide_start(history, partner.code)
         if decision.action == BLOCK:
-            raise StartBlocked(decision.message, decision.error_code, proposal_id=decision.proposal_id,
-                               status=decision.status.value if decision.status else None,
-                               longest_overdue_days=decision.longest_overdue_days)
+            raise StartBlocked(
+                decision.message,
+                decision.error_code,
+                proposal_id=decision.proposal_id,
+                status=decision.status.value if decision.status else None,
+                longest_overdue_days=decision.longest_overdue_days,
+            )
         if decision.action != CREATE:
             return Proposal.get_by_id(decision.existing_id), False
-        proposal = Proposal.create(origin=partner.code, product_id=product_id_for(partner), cpf=cpf,
-                                   full_name=full_name.upper(), birth_date=birth_date, status=Status.CREATED.value)
+        proposal = Proposal.create(
+            origin=partner.code,
+            product_id=product_id_for(partner),
+            cpf=cpf,
+            full_name=full_name.upper(),
+            birth_date=birth_date,
+            status=Status.CREATED.value,
+        )
         record_creation(proposal)
     return proposal, True

@@ -1,4 +1,5 @@
 """JSON-ready values: Decimals become JSON numbers (money already rounded to the cent)."""
+
 from __future__ import annotations
 
 from decimal import Decimal

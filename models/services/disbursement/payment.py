@@ -5,6 +5,7 @@ id, sent with every payment request; the funder answers a repeated key with the 
 A crash after the funder paid but before our commit is therefore harmless: the redelivered
 message asks again with the same key, gets the same payment back and records it.
 """
+
 from __future__ import annotations
 
 import peewee
@@ -28,8 +29,12 @@ def idempotency_key(contract_id: str) -> str:
 def _row(contract: Contract) -> Disbursement:
     try:
         with db.atomic():
-            return Disbursement.create(contract=contract.id, idempotency_key=idempotency_key(contract.id),
-                                       amount=contract.principal_amount, scheduled_for=contract.disbursement_date)
+            return Disbursement.create(
+                contract=contract.id,
+                idempotency_key=idempotency_key(contract.id),
+                amount=contract.principal_amount,
+                scheduled_for=contract.disbursement_date,
+            )
     except peewee.IntegrityError:
         return Disbursement.get(Disbursement.contract == contract.id)
 
@@ -38,11 +43,16 @@ def _application_id(contract: Contract) -> str:
     if contract.funding_application_id:
         return contract.funding_application_id
     application = get_funding().create_application(
-        reference=contract.id, cpf=contract.cpf, full_name=contract.proposal.full_name,
-        amount=contract.principal_amount, installments=contract.installments,
-        installment_amount=contract.installment_amount)
-    Contract.update(funding_application_id=application.application_id,
-                    issuer_application_id=application.ccb_number).where(Contract.id == contract.id).execute()
+        reference=contract.id,
+        cpf=contract.cpf,
+        full_name=contract.proposal.full_name,
+        amount=contract.principal_amount,
+        installments=contract.installments,
+        installment_amount=contract.installment_amount,
+    )
+    Contract.update(
+        funding_application_id=application.application_id, issuer_application_id=application.ccb_number
+    ).where(Contract.id == contract.id).execute()
     return application.application_id
 
 
@@ -53,11 +63,22 @@ def disburse(contract_id: str) -> None:
         return  # already paid, failed or withdrawn
     row = _row(contract)
     application_id = _application_id(contract)
-    (Disbursement.update(status=DisbursementStatus.REQUESTED, funding_application_id=application_id,
-                         attempts=Disbursement.attempts + 1, updated_at=now())
-     .where(Disbursement.id == row.id).execute())
-    payment = get_funding().pay(application_id=application_id, amount=contract.principal_amount,
-                                destination=destination(contract.proposal), idempotency_key=row.idempotency_key)
+    (
+        Disbursement.update(
+            status=DisbursementStatus.REQUESTED,
+            funding_application_id=application_id,
+            attempts=Disbursement.attempts + 1,
+            updated_at=now(),
+        )
+        .where(Disbursement.id == row.id)
+        .execute()
+    )
+    payment = get_funding().pay(
+        application_id=application_id,
+        amount=contract.principal_amount,
+        destination=destination(contract.proposal),
+        idempotency_key=row.idempotency_key,
+    )
     record(contract_id, payment)
 
 
@@ -70,15 +91,21 @@ def record(contract_id: str, payment: Payment) -> None:
             return
         stamp = now()
         if payment.status == DisbursementStatus.PAID:  # the funder answers PAID or FAILED, our names too
-            Disbursement.update(status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount,
-                                updated_at=stamp).where(Disbursement.contract == contract_id).execute()
-            Contract.update(status=ContractStatus.ISSUED, disbursement_amount=payment.amount,
-                            disbursement_paid_at=payment.paid_at,
-                            updated_at=stamp).where(Contract.id == contract_id).execute()
+            Disbursement.update(
+                status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp
+            ).where(Disbursement.contract == contract_id).execute()
+            Contract.update(
+                status=ContractStatus.ISSUED,
+                disbursement_amount=payment.amount,
+                disbursement_paid_at=payment.paid_at,
+                updated_at=stamp,
+            ).where(Contract.id == contract_id).execute()
             status.move(proposal, Trigger.DISBURSE, source="actor", details={"amount": str(payment.amount)})
             return
-        Disbursement.update(status=DisbursementStatus.FAILED, last_error=payment.failure_reason,
-                            updated_at=stamp).where(Disbursement.contract == contract_id).execute()
-        Contract.update(status=ContractStatus.DISBURSEMENT_FAILED,
-                        updated_at=stamp).where(Contract.id == contract_id).execute()
+        Disbursement.update(
+            status=DisbursementStatus.FAILED, last_error=payment.failure_reason, updated_at=stamp
+        ).where(Disbursement.contract == contract_id).execute()
+        Contract.update(status=ContractStatus.DISBURSEMENT_FAILED, updated_at=stamp).where(
+            Contract.id == contract_id
+        ).execute()
         status.move(proposal, Trigger.DISBURSEMENT_FAILS, source="actor", details={"reason": payment.failure_reason})

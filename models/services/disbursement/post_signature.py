@@ -4,6 +4,7 @@ SIGNED -> (PENDING_ANALYSIS -> ANALYSIS_APPROVED | ANALYSIS_REPROVED) -> endorse
 Inside the payroll maintenance window endorsement is impossible: the proposal goes to ERROR and the
 endorsement is re-queued for the window's end (durable schedule), then continues on its own.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, time
@@ -18,10 +19,10 @@ from models.domain.statuses import Status
 from models.external.endorsement import EndorsementRequest, get_endorsement
 from models.external.fraud import FraudCase, get_fraud
 from models.services.platform import proposal_status as status
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
-from models.services.platform.actor_names import ActorName
 
 
 def _case(contract: Contract) -> FraudCase:
@@ -34,8 +35,11 @@ def route_signed(contract_id: str) -> None:
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
-    reason = fraud_review_reason(contract.principal_amount, Decimal(str(current().fraud.review_above_amount)),
-                                 flagged=lambda: get_fraud().needs_attention(_case(contract)))
+    reason = fraud_review_reason(
+        contract.principal_amount,
+        Decimal(str(current().fraud.review_above_amount)),
+        flagged=lambda: get_fraud().needs_attention(_case(contract)),
+    )
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status != Status.SIGNED.value:
@@ -62,8 +66,9 @@ def decide_fraud(contract_id: str) -> None:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
             return
         status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
-        Contract.update(status=ContractStatus.ANALYSIS_REPROVED,
-                        updated_at=now()).where(Contract.id == contract_id).execute()
+        Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=now()).where(
+            Contract.id == contract_id
+        ).execute()
         enqueue(ActorName.RELEASE_CONTRACT, contract_id)
 
 
@@ -79,21 +84,37 @@ def endorse(contract_id: str) -> None:
         with unit_of_work():
             proposal = locked_proposal(contract.proposal_id)
             if can(proposal.status, Trigger.ENDORSEMENT_DEFERRED):
-                status.move(proposal, Trigger.ENDORSEMENT_DEFERRED, source="actor",
-                            details={"reason": "payroll maintenance window", "resume_at": resume_at.isoformat()})
-            enqueue(ActorName.ENDORSE_CONTRACT, contract_id, deliver_at=resume_at,
-                    dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}")
+                status.move(
+                    proposal,
+                    Trigger.ENDORSEMENT_DEFERRED,
+                    source="actor",
+                    details={"reason": "payroll maintenance window", "resume_at": resume_at.isoformat()},
+                )
+            enqueue(
+                ActorName.ENDORSE_CONTRACT,
+                contract_id,
+                deliver_at=resume_at,
+                dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}",
+            )
         return
-    endorsement_id = contract.endorsement_id or get_endorsement().register(EndorsementRequest(
-        contract.id, contract.cpf, contract.installment_amount, contract.installments, contract.first_due_date))
+    endorsement_id = contract.endorsement_id or get_endorsement().register(
+        EndorsementRequest(
+            contract.id, contract.cpf, contract.installment_amount, contract.installments, contract.first_due_date
+        )
+    )
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status not in DISBURSABLE_STATUSES:
             return
-        Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at,
-                        updated_at=at).where(Contract.id == contract_id).execute()
-        enqueue(ActorName.DISBURSE, contract_id, deliver_at=payment_time(Contract.get_by_id(contract_id)),
-                dedup_key=f"disburse:{contract_id}")
+        Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at, updated_at=at).where(
+            Contract.id == contract_id
+        ).execute()
+        enqueue(
+            ActorName.DISBURSE,
+            contract_id,
+            deliver_at=payment_time(Contract.get_by_id(contract_id)),
+            dedup_key=f"disburse:{contract_id}",
+        )
 
 
 def payment_time(contract: Contract) -> datetime:

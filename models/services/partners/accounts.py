@@ -1,4 +1,5 @@
 """Partners and credentials: creation, secret rotation, verification and sandbox seeding."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,13 +12,25 @@ from models.db.partners import WEBHOOK_AUTH_MODES, Partner, PartnerCredential
 from models.domain.clock import now
 
 SANDBOX_PARTNERS = (
-    dict(code="PARTNER_A", name="Sandbox Partner A", client_id="sandbox-partner-a",
-         secret="sandbox-secret-a", insurance_enabled=True, recontracting_enabled=True),
-    dict(code="PARTNER_B", name="Sandbox Partner B", client_id="sandbox-partner-b",
-         secret="sandbox-secret-b", insurance_enabled=False, recontracting_enabled=False),
+    dict(
+        code="PARTNER_A",
+        name="Sandbox Partner A",
+        client_id="sandbox-partner-a",
+        secret="sandbox-secret-a",
+        insurance_enabled=True,
+        recontracting_enabled=True,
+    ),
+    dict(
+        code="PARTNER_B",
+        name="Sandbox Partner B",
+        client_id="sandbox-partner-b",
+        secret="sandbox-secret-b",
+        insurance_enabled=False,
+        recontracting_enabled=False,
+    ),
 )
 
-_SCRYPT = dict(n=2 ** 14, r=8, p=1, dklen=32)
+_SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
 
 
 def hash_secret(secret: str) -> str:
@@ -48,36 +61,48 @@ def new_signing_secret() -> str:
     return secrets.token_hex(32)
 
 
-def create_partner(code: str, name: str, environment: str, *, client_id: str | None = None,
-                   client_secret: str | None = None, **fields) -> tuple[Partner, IssuedCredential]:
+def create_partner(
+    code: str, name: str, environment: str, *, client_id: str | None = None, client_secret: str | None = None, **fields
+) -> tuple[Partner, IssuedCredential]:
     with db.atomic():
         partner = Partner.create(code=code, name=name, webhook_signing_secret=new_signing_secret(), **fields)
         credential = add_credential(partner, environment, client_id=client_id, client_secret=client_secret)
     return partner, credential
 
 
-def add_credential(partner: Partner, environment: str, *, client_id: str | None = None,
-                   client_secret: str | None = None) -> IssuedCredential:
+def add_credential(
+    partner: Partner, environment: str, *, client_id: str | None = None, client_secret: str | None = None
+) -> IssuedCredential:
     client_id = client_id or f"{partner.code.lower().replace('_', '-')}-{environment}-{secrets.token_hex(4)}"
     client_secret = client_secret or secrets.token_urlsafe(32)
-    PartnerCredential.create(partner=partner, environment=environment, client_id=client_id,
-                             secret_hash=hash_secret(client_secret))
+    PartnerCredential.create(
+        partner=partner, environment=environment, client_id=client_id, secret_hash=hash_secret(client_secret)
+    )
     return IssuedCredential(client_id, client_secret, environment)
 
 
 def rotate_secret(partner: Partner, environment: str) -> IssuedCredential:
     """Revoke the partner's credentials of ``environment`` and issue a new one."""
     with db.atomic():
-        (PartnerCredential.update(revoked_at=now())
-         .where(PartnerCredential.partner == partner, PartnerCredential.environment == environment,
-                PartnerCredential.revoked_at.is_null()).execute())
+        (
+            PartnerCredential.update(revoked_at=now())
+            .where(
+                PartnerCredential.partner == partner,
+                PartnerCredential.environment == environment,
+                PartnerCredential.revoked_at.is_null(),
+            )
+            .execute()
+        )
         return add_credential(partner, environment)
 
 
 def find_active_credential(client_id: str) -> PartnerCredential | None:
-    return (PartnerCredential.select(PartnerCredential, Partner).join(Partner)
-            .where(PartnerCredential.client_id == client_id, PartnerCredential.revoked_at.is_null())
-            .first())
+    return (
+        PartnerCredential.select(PartnerCredential, Partner)
+        .join(Partner)
+        .where(PartnerCredential.client_id == client_id, PartnerCredential.revoked_at.is_null())
+        .first()
+    )
 
 
 def record_credential_use(credential_id) -> None:
@@ -117,5 +142,6 @@ def seed_sandbox_partners(environment: str) -> None:
         if Partner.select().where(Partner.code == spec["code"]).exists():
             continue
         fields = {k: v for k, v in spec.items() if k not in ("code", "name", "client_id", "secret")}
-        create_partner(spec["code"], spec["name"], environment, client_id=spec["client_id"],
-                       client_secret=spec["secret"], **fields)
+        create_partner(
+            spec["code"], spec["name"], environment, client_id=spec["client_id"], client_secret=spec["secret"], **fields
+        )

@@ -1,4 +1,5 @@
 """HMAC-SHA256 body signatures of provider callbacks (header ``X-Signature: sha256=<hex>``)."""
+
 from __future__ import annotations
 
 import hashlib

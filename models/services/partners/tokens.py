@@ -1,4 +1,5 @@
 """Access tokens: HS256 JWTs that carry the partner's origin and the credential environment."""
+
 from __future__ import annotations
 
 import uuid
@@ -33,9 +34,16 @@ def _key(settings: Settings) -> OctKey:
 def issue_token(settings: Settings, *, origin: str, client_id: str) -> dict:
     issued = int(now().timestamp())
     ttl = int(settings.token_ttl_seconds)
-    claims = {"iss": settings.jwt_issuer, "sub": client_id, "origin": origin,
-              "env": settings.credential_environment, "iat": issued, "nbf": issued,
-              "exp": issued + ttl, "jti": uuid.uuid4().hex}
+    claims = {
+        "iss": settings.jwt_issuer,
+        "sub": client_id,
+        "origin": origin,
+        "env": settings.credential_environment,
+        "iat": issued,
+        "nbf": issued,
+        "exp": issued + ttl,
+        "jti": uuid.uuid4().hex,
+    }
     token = jwt.encode({"alg": ALGORITHM, "typ": "JWT"}, claims, _key(settings), algorithms=[ALGORITHM])
     return {"access_token": token, "token_type": "Bearer", "expires_in": ttl}
 
@@ -45,13 +53,18 @@ def verify_token(settings: Settings, value: str) -> TokenClaims:
     try:
         token = jwt.decode(value, _key(settings), algorithms=[ALGORITHM])
         registry = jwt.JWTClaimsRegistry(
-            now=int(now().timestamp()), leeway=0,
+            now=int(now().timestamp()),
+            leeway=0,
             iss={"essential": True, "value": settings.jwt_issuer},
             env={"essential": True, "value": settings.credential_environment},
-            exp={"essential": True}, origin={"essential": True}, sub={"essential": True})
+            exp={"essential": True},
+            origin={"essential": True},
+            sub={"essential": True},
+        )
         registry.validate(token.claims)
     except (JoseError, ValueError, TypeError) as error:
         raise InvalidToken(str(error) or error.__class__.__name__) from None
     claims = token.claims
-    return TokenClaims(origin=claims["origin"], client_id=claims["sub"], environment=claims["env"],
-                       expires_at=claims["exp"])
+    return TokenClaims(
+        origin=claims["origin"], client_id=claims["sub"], environment=claims["env"], expires_at=claims["exp"]
+    )

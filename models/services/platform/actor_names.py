@@ -7,6 +7,7 @@ actors and that no production ``enqueue`` call passes anything else. A name the 
 cannot publish (a row written by an older release, say) is parked, not retried forever
 (rabbitmq/outbox_relay.py).
 """
+
 from __future__ import annotations
 
 from enum import Enum

@@ -1,4 +1,5 @@
 """The database half of the readiness probe (GET /health/ready)."""
+
 from __future__ import annotations
 
 from models.db.database import db

@@ -2,6 +2,7 @@
 
 PostgreSQL needs them explicitly; SQLite transactions begin IMMEDIATE, which serialises writers.
 """
+
 from __future__ import annotations
 
 from models.db.database import db, is_postgres

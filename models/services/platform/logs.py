@@ -1,4 +1,5 @@
 """Structured JSON logs carrying the request id, with personal data and secrets masked."""
+
 from __future__ import annotations
 
 import contextvars
@@ -16,8 +17,13 @@ _PATTERNS = [
     (re.compile(r"\b\d{3}\.?\d{3}\.?\d{3}-?\d{2}\b"), "***CPF***"),
     (re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]*"), "***JWT***"),
     (re.compile(r"(?i)\b(bearer|basic)(\s+)[\w.\-~+/=]+"), r"\1\2***"),
-    (re.compile(r"(?i)([\w-]*(?:secret|password|token|api[_-]?key|account|pix_key|auth_value|authorization)"
-                r"[\w-]*)([\"']?\s*[:=]\s*[\"']?)([^\s,\"'&}]+)"), r"\1\2***"),
+    (
+        re.compile(
+            r"(?i)([\w-]*(?:secret|password|token|api[_-]?key|account|pix_key|auth_value|authorization)"
+            r"[\w-]*)([\"']?\s*[:=]\s*[\"']?)([^\s,\"'&}]+)"
+        ),
+        r"\1\2***",
+    ),
 ]
 
 # Fields bound for everything logged in the current context (an actor binds actor, queue and
@@ -43,8 +49,12 @@ def redact(text: str) -> str:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"), "level": record.levelname,
-                 "logger": record.name, "message": redact(record.getMessage())}
+        entry = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": redact(record.getMessage()),
+        }
         request_id = getattr(record, "request_id", None) or current_request_id()
         if request_id:
             entry["request_id"] = request_id

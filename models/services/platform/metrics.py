@@ -5,12 +5,13 @@ Single process (make run, tests): everything lives in the default registry. Seve
 the API and the pools on that host *before* they start; GET /metrics then aggregates every
 process's files (see README, "Health and metrics").
 """
+
 from __future__ import annotations
 
 import os
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -26,20 +27,42 @@ from prometheus_client.core import GaugeMetricFamily
 NAMESPACE = "consignado"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
-http_requests = Counter("http_requests", "API requests by route template and status.",
-                        ["method", "route", "status"], namespace=NAMESPACE)
-http_latency = Histogram("http_request_duration_seconds", "API request latency by route template.",
-                         ["method", "route"], namespace=NAMESPACE, buckets=LATENCY_BUCKETS)
-actor_messages = Counter("actor_messages", "Actor messages processed, by outcome (ok, error, skipped).",
-                         ["actor", "queue", "outcome"], namespace=NAMESPACE)
-actor_retries = Counter("actor_retries", "Actor messages re-enqueued for a retry.",
-                        ["actor", "queue"], namespace=NAMESPACE)
-actor_dead_lettered = Counter("actor_dead_lettered", "Actor messages sent to the dead-letter queue.",
-                              ["actor", "queue"], namespace=NAMESPACE)
-actor_duration = Histogram("actor_duration_seconds", "Time an actor spent on one message.",
-                           ["actor", "queue"], namespace=NAMESPACE, buckets=LATENCY_BUCKETS)
-actor_in_progress = Gauge("actor_in_progress", "Actor messages being processed right now.",
-                          ["actor", "queue"], namespace=NAMESPACE, multiprocess_mode="livesum")
+http_requests = Counter(
+    "http_requests", "API requests by route template and status.", ["method", "route", "status"], namespace=NAMESPACE
+)
+http_latency = Histogram(
+    "http_request_duration_seconds",
+    "API request latency by route template.",
+    ["method", "route"],
+    namespace=NAMESPACE,
+    buckets=LATENCY_BUCKETS,
+)
+actor_messages = Counter(
+    "actor_messages",
+    "Actor messages processed, by outcome (ok, error, skipped).",
+    ["actor", "queue", "outcome"],
+    namespace=NAMESPACE,
+)
+actor_retries = Counter(
+    "actor_retries", "Actor messages re-enqueued for a retry.", ["actor", "queue"], namespace=NAMESPACE
+)
+actor_dead_lettered = Counter(
+    "actor_dead_lettered", "Actor messages sent to the dead-letter queue.", ["actor", "queue"], namespace=NAMESPACE
+)
+actor_duration = Histogram(
+    "actor_duration_seconds",
+    "Time an actor spent on one message.",
+    ["actor", "queue"],
+    namespace=NAMESPACE,
+    buckets=LATENCY_BUCKETS,
+)
+actor_in_progress = Gauge(
+    "actor_in_progress",
+    "Actor messages being processed right now.",
+    ["actor", "queue"],
+    namespace=NAMESPACE,
+    multiprocess_mode="livesum",
+)
 
 
 # Queue name -> messages waiting in it. The broker is infrastructure this layer does not import:
@@ -75,8 +98,7 @@ class BusinessCollector:
             return list(self._cached)
 
     def _read(self) -> list:
-        up = GaugeMetricFamily(f"{NAMESPACE}_business_metrics_up",
-                               "1 when the business figures below could be read.")
+        up = GaugeMetricFamily(f"{NAMESPACE}_business_metrics_up", "1 when the business figures below could be read.")
         try:
             families = _business_families()
         except Exception:  # the scrape still answers; the database may be down
@@ -109,10 +131,8 @@ def _proposals_by_status() -> GaugeMetricFamily:
 
     from models.db.proposals import Proposal
 
-    family = GaugeMetricFamily(f"{NAMESPACE}_proposals", "Proposals currently in each status.",
-                               labels=["status"])
-    rows = (Proposal.select(Proposal.status, peewee.fn.COUNT(Proposal.id).alias("n"))
-            .group_by(Proposal.status).tuples())
+    family = GaugeMetricFamily(f"{NAMESPACE}_proposals", "Proposals currently in each status.", labels=["status"])
+    rows = Proposal.select(Proposal.status, peewee.fn.COUNT(Proposal.id).alias("n")).group_by(Proposal.status).tuples()
     for status, count in rows:
         family.add_metric([status], count)
     return family
@@ -121,9 +141,11 @@ def _proposals_by_status() -> GaugeMetricFamily:
 def _failed_deliveries() -> GaugeMetricFamily:
     from models.services.webhooks.deliveries import failed_counts
 
-    family = GaugeMetricFamily(f"{NAMESPACE}_webhook_deliveries_failed",
-                               "Webhook deliveries that exhausted their attempts (status FAILED).",
-                               labels=["kind"])
+    family = GaugeMetricFamily(
+        f"{NAMESPACE}_webhook_deliveries_failed",
+        "Webhook deliveries that exhausted their attempts (status FAILED).",
+        labels=["kind"],
+    )
     counts = failed_counts()
     for kind in ("status", "auction"):
         family.add_metric([kind], counts.get(kind, 0))
@@ -133,21 +155,23 @@ def _failed_deliveries() -> GaugeMetricFamily:
 def _outbox() -> list:
     from models.services.platform.outbox import parked_count, pending_count, scheduled_count
 
-    backlog = GaugeMetricFamily(f"{NAMESPACE}_outbox_backlog",
-                                "Outbox messages due but not yet published to the broker.")
+    backlog = GaugeMetricFamily(
+        f"{NAMESPACE}_outbox_backlog", "Outbox messages due but not yet published to the broker."
+    )
     backlog.add_metric([], pending_count())
-    scheduled = GaugeMetricFamily(f"{NAMESPACE}_outbox_scheduled",
-                                  "Outbox messages scheduled for later (deadlines, next-day jobs).")
+    scheduled = GaugeMetricFamily(
+        f"{NAMESPACE}_outbox_scheduled", "Outbox messages scheduled for later (deadlines, next-day jobs)."
+    )
     scheduled.add_metric([], scheduled_count())
-    parked = GaugeMetricFamily(f"{NAMESPACE}_outbox_parked",
-                               "Outbox messages the relay could not publish (unknown actor, bad arguments).")
+    parked = GaugeMetricFamily(
+        f"{NAMESPACE}_outbox_parked", "Outbox messages the relay could not publish (unknown actor, bad arguments)."
+    )
     parked.add_metric([], parked_count())
     return [backlog, scheduled, parked]
 
 
 def _queue_depth(reader: QueueDepthReader) -> GaugeMetricFamily:
-    family = GaugeMetricFamily(f"{NAMESPACE}_queue_depth", "Messages waiting in each broker queue.",
-                               labels=["queue"])
+    family = GaugeMetricFamily(f"{NAMESPACE}_queue_depth", "Messages waiting in each broker queue.", labels=["queue"])
     for queue, depth in reader().items():
         family.add_metric([queue], depth)
     return family

@@ -6,6 +6,7 @@ A parked row keeps its actor, arguments and the relay's error. Once the cause is
 deployed, a wrong argument corrected in a new release), ``requeue`` hands it back to the relay;
 the actor's own idempotency makes a late message harmless.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -15,8 +16,9 @@ from models.domain.clock import now
 
 
 def _unpublished():
-    return OutboxMessage.select().where(OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(),
-                                        OutboxMessage.parked_at.is_null())
+    return OutboxMessage.select().where(
+        OutboxMessage.published_at.is_null(), OutboxMessage.canceled_at.is_null(), OutboxMessage.parked_at.is_null()
+    )
 
 
 def due_messages():
@@ -37,21 +39,26 @@ def scheduled_count() -> int:
 def purge_finished(older_than: timedelta) -> int:
     """Delete rows published or canceled more than ``older_than`` ago; returns how many."""
     limit = now() - older_than
-    return (OutboxMessage.delete()
-            .where((OutboxMessage.published_at < limit) | (OutboxMessage.canceled_at < limit))
-            .execute())
+    return (
+        OutboxMessage.delete()
+        .where((OutboxMessage.published_at < limit) | (OutboxMessage.canceled_at < limit))
+        .execute()
+    )
 
 
 def park(message_id: str, error: str) -> None:
     """Mark a row the relay can never publish, with its error (it is skipped from now on)."""
-    (OutboxMessage.update(parked_at=now(), last_error=error[:500])
-     .where(OutboxMessage.id == message_id).execute())
+    (OutboxMessage.update(parked_at=now(), last_error=error[:500]).where(OutboxMessage.id == message_id).execute())
 
 
 def parked(limit: int = 100) -> list[OutboxMessage]:
     """Parked rows, oldest first."""
-    return list(OutboxMessage.select().where(OutboxMessage.parked_at.is_null(False))
-                .order_by(OutboxMessage.parked_at, OutboxMessage.created_at).limit(limit))
+    return list(
+        OutboxMessage.select()
+        .where(OutboxMessage.parked_at.is_null(False))
+        .order_by(OutboxMessage.parked_at, OutboxMessage.created_at)
+        .limit(limit)
+    )
 
 
 def parked_count() -> int:

@@ -3,6 +3,7 @@
 Call inside ``unit_of_work()``. The update is conditional on the status and sequence just read,
 so two concurrent moves cannot both win; the loser gets a 409.
 """
+
 from __future__ import annotations
 
 from models.db.proposals import Proposal, StatusChange
@@ -10,41 +11,54 @@ from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
+from models.services.platform.actor_names import ActorName
 from models.services.platform.request_context import current_request_id
 from models.services.platform.unit_of_work import enqueue, notify
-from models.services.platform.actor_names import ActorName
-
 
 
 class ConcurrentChange(DomainError):
     default_http_status = 409
 
     def __init__(self, proposal_id: str) -> None:
-        super().__init__("The proposal changed while this request was processed; read it and try again",
-                         error_code="CONCURRENT_UPDATE", details={"proposal_id": proposal_id})
+        super().__init__(
+            "The proposal changed while this request was processed; read it and try again",
+            error_code="CONCURRENT_UPDATE",
+            details={"proposal_id": proposal_id},
+        )
 
 
 def wake_key(proposal_id: str) -> str:
     return f"proposal:{proposal_id}"
 
 
-def move(proposal: Proposal, trigger: Trigger, *, source: str = "http", details: dict | None = None,
-         **guards) -> StatusChange:
+def move(
+    proposal: Proposal, trigger: Trigger, *, source: str = "http", details: dict | None = None, **guards
+) -> StatusChange:
     """Apply ``trigger`` to ``proposal`` (mutated in place) and record the change and its event."""
     current = Status(proposal.status) if proposal.status else None
     target = next_status(current, trigger, **guards)
     changed_at = now()
     sequence = proposal.status_sequence + 1
-    updated = (Proposal.update(status=target.value, status_sequence=sequence, updated_at=changed_at)
-               .where(Proposal.id == proposal.id, Proposal.status_sequence == proposal.status_sequence)
-               .execute())
+    updated = (
+        Proposal.update(status=target.value, status_sequence=sequence, updated_at=changed_at)
+        .where(Proposal.id == proposal.id, Proposal.status_sequence == proposal.status_sequence)
+        .execute()
+    )
     if updated != 1:
         raise ConcurrentChange(proposal.id)
     old = proposal.status
     proposal.status, proposal.status_sequence, proposal.updated_at = target.value, sequence, changed_at
-    change = StatusChange.create(proposal=proposal.id, sequence=sequence, old_status=old,
-                                 new_status=target.value, trigger=trigger.value, source=source,
-                                 request_id=current_request_id(), details=details, changed_at=changed_at)
+    change = StatusChange.create(
+        proposal=proposal.id,
+        sequence=sequence,
+        old_status=old,
+        new_status=target.value,
+        trigger=trigger.value,
+        source=source,
+        request_id=current_request_id(),
+        details=details,
+        changed_at=changed_at,
+    )
     enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     notify(wake_key(proposal.id))
     return change
@@ -52,8 +66,15 @@ def move(proposal: Proposal, trigger: Trigger, *, source: str = "http", details:
 
 def record_creation(proposal: Proposal, *, source: str = "http") -> StatusChange:
     """First history row of a new proposal (CREATED); emits the event like any other change."""
-    change = StatusChange.create(proposal=proposal.id, sequence=proposal.status_sequence, old_status=None,
-                                 new_status=proposal.status, trigger=Trigger.START.value, source=source,
-                                 request_id=current_request_id(), changed_at=proposal.created_at)
+    change = StatusChange.create(
+        proposal=proposal.id,
+        sequence=proposal.status_sequence,
+        old_status=None,
+        new_status=proposal.status,
+        trigger=Trigger.START.value,
+        source=source,
+        request_id=current_request_id(),
+        changed_at=proposal.created_at,
+    )
     enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     return change

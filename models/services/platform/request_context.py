@@ -1,4 +1,5 @@
 """The request id that follows one proposal from the HTTP request into every actor it causes."""
+
 from __future__ import annotations
 
 import contextvars

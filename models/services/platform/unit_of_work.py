@@ -4,6 +4,7 @@ Inside ``unit_of_work()`` call :func:`enqueue` instead of ``actor.send``: the me
 the outbox in the same transaction, so a rolled-back change sends nothing and a committed change
 is never lost (the sweeper re-sends what the after-commit publish missed).
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -78,16 +79,22 @@ def _current() -> _Pending:
     return pending
 
 
-def enqueue(actor: ActorName, *args, deliver_at: datetime | None = None, dedup_key: str | None = None,
-            **kwargs) -> OutboxMessage | None:
+def enqueue(
+    actor: ActorName, *args, deliver_at: datetime | None = None, dedup_key: str | None = None, **kwargs
+) -> OutboxMessage | None:
     """Write a message for ``actor`` to the outbox of the current transaction.
 
     ``deliver_at`` schedules it (durable across restarts); ``dedup_key`` keeps a single row for the
     same job, returning None when it already exists.
     """
     pending = _current()
-    fields = {"actor_name": str(actor), "args": list(args), "kwargs": kwargs, "deliver_at": deliver_at or now(),
-              "request_id": current_request_id()}
+    fields = {
+        "actor_name": str(actor),
+        "args": list(args),
+        "kwargs": kwargs,
+        "deliver_at": deliver_at or now(),
+        "request_id": current_request_id(),
+    }
     if dedup_key is None:
         # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).
         row = OutboxMessage.create(**fields)
@@ -107,10 +114,15 @@ def enqueue(actor: ActorName, *args, deliver_at: datetime | None = None, dedup_k
 def cancel_scheduled(dedup_key: str) -> int:
     """Cancel a scheduled, not yet published message (e.g. a signature expiry once signed)."""
     _current()
-    return (OutboxMessage.update(canceled_at=now())
-            .where(OutboxMessage.dedup_key == dedup_key, OutboxMessage.published_at.is_null(),
-                   OutboxMessage.canceled_at.is_null())
-            .execute())
+    return (
+        OutboxMessage.update(canceled_at=now())
+        .where(
+            OutboxMessage.dedup_key == dedup_key,
+            OutboxMessage.published_at.is_null(),
+            OutboxMessage.canceled_at.is_null(),
+        )
+        .execute()
+    )
 
 
 def notify(key: str) -> None:

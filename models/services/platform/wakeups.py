@@ -4,6 +4,7 @@ In one process a condition variable does it; across processes (gunicorn API, dra
 PostgreSQL, LISTEN/NOTIFY carries the key to every API process. Waiters always re-check the
 database, so a lost notification costs at most one re-check interval, never a wrong answer.
 """
+
 from __future__ import annotations
 
 import logging

@@ -11,6 +11,7 @@ Available loan amount (decision on the spec's computation):
 The limit choice and the subtraction are the domain's (``models.domain.credit_limit``), shared with
 the offers' amount cap.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,8 +52,11 @@ def contract_view(contract: Contract) -> dict:
 
 def customer_contracts(cpf: str, origin: str) -> list[dict]:
     """Every contract of the CPF at this origin, whatever its status, newest first."""
-    query = (Contract.select().where(Contract.cpf == cpf, Contract.origin == origin)
-             .order_by(Contract.created_at.desc(), Contract.id.desc()))
+    query = (
+        Contract.select()
+        .where(Contract.cpf == cpf, Contract.origin == origin)
+        .order_by(Contract.created_at.desc(), Contract.id.desc())
+    )
     return [contract_view(contract) for contract in query]
 
 
@@ -64,24 +68,36 @@ class AvailableAmount:
 
 def available_loan_amount(cpf: str, origin: str) -> AvailableAmount | None:
     """None when the origin has no approved analysis of the CPF (the route answers 204)."""
-    analysis = (CreditAnalysis.select()
-                .where(CreditAnalysis.cpf == cpf, CreditAnalysis.origin == origin,
-                       CreditAnalysis.outcome == AnalysisOutcome.APPROVED, CreditAnalysis.approved_at.is_null(False))
-                .order_by(CreditAnalysis.approved_at.desc()).first())
+    analysis = (
+        CreditAnalysis.select()
+        .where(
+            CreditAnalysis.cpf == cpf,
+            CreditAnalysis.origin == origin,
+            CreditAnalysis.outcome == AnalysisOutcome.APPROVED,
+            CreditAnalysis.approved_at.is_null(False),
+        )
+        .order_by(CreditAnalysis.approved_at.desc())
+        .first()
+    )
     if analysis is None:
         return None
-    disbursed = (Contract.select(fn.SUM(Contract.principal_amount))
-                 .where(Contract.cpf == cpf, Contract.disbursement_paid_at > analysis.approved_at)
-                 .scalar())
+    disbursed = (
+        Contract.select(fn.SUM(Contract.principal_amount))
+        .where(Contract.cpf == cpf, Contract.disbursement_paid_at > analysis.approved_at)
+        .scalar()
+    )
     limit = granted_limit(analysis.pod_limit_max, analysis.promotional_pod_limit_max, analysis.promotional)
     return AvailableAmount(available_amount(limit, disbursed), analysis.approved_at)
 
 
 def latest_email(cpf: str, origin: str) -> str | None:
     """The email of the origin's most recent proposal for the CPF that has one."""
-    row = (Proposal.select(Proposal.email)
-           .where(Proposal.cpf == cpf, Proposal.origin == origin, Proposal.email.is_null(False))
-           .order_by(Proposal.created_at.desc()).first())
+    row = (
+        Proposal.select(Proposal.email)
+        .where(Proposal.cpf == cpf, Proposal.origin == origin, Proposal.email.is_null(False))
+        .order_by(Proposal.created_at.desc())
+        .first()
+    )
     return row.email if row else None
 
 

@@ -4,6 +4,7 @@ Every query starts with ``origin = <token's origin>``, so the composite (origin,
 the pg_trgm indexes (models/db/indexes.py) serve it. Ties in the sort are broken by id so that
 pages never overlap or skip a row.
 """
+
 from __future__ import annotations
 
 import math
@@ -99,8 +100,14 @@ def list_proposals(origin: str, request: ListingRequest) -> dict:
     echo["sort"] = f"{sort_field}:{direction}"
     return {
         "data": [proposal_item(p, offers.get(p.selected_offer_id)) for p in rows],
-        "pagination": {"page": request.page, "limit": request.limit, "total": total, "totalPages": total_pages,
-                       "hasNext": request.page < total_pages, "hasPrev": request.page > 1},
+        "pagination": {
+            "page": request.page,
+            "limit": request.limit,
+            "total": total,
+            "totalPages": total_pages,
+            "hasNext": request.page < total_pages,
+            "hasPrev": request.page > 1,
+        },
         "filters": echo,
     }
 

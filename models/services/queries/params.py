@@ -6,6 +6,7 @@ both ends are inclusive. ``created_to=2026-05-10`` therefore covers up to 2026-0
 local time, i.e. 2026-05-11T02:59:59.999Z. The bounds are turned into UTC instants here, so the
 database compares plain indexed timestamps.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
@@ -15,8 +16,7 @@ from models.domain.cpf import cpf_valid
 from models.domain.errors import ValidationFailed
 from models.domain.statuses import Status
 
-SORTS = ("created_at:asc", "created_at:desc", "updated_at:asc", "updated_at:desc",
-         "full_name:asc", "full_name:desc")
+SORTS = ("created_at:asc", "created_at:desc", "updated_at:asc", "updated_at:desc", "full_name:asc", "full_name:desc")
 DEFAULT_SORT = "created_at:desc"
 STATUS_CODES = [status.value for status in Status]
 
@@ -28,8 +28,11 @@ def parse_statuses(raw: str | None) -> list[str]:
     values = [part.strip().upper() for part in raw.split(",") if part.strip()]
     unknown = [value for value in values if value not in STATUS_CODES]
     if unknown:
-        raise ValidationFailed(f"Invalid status filter: {', '.join(unknown)}", error_code="INVALID_STATUS_FILTER",
-                               details={"field": "status", "invalidValues": unknown, "validCodes": STATUS_CODES})
+        raise ValidationFailed(
+            f"Invalid status filter: {', '.join(unknown)}",
+            error_code="INVALID_STATUS_FILTER",
+            details={"field": "status", "invalidValues": unknown, "validCodes": STATUS_CODES},
+        )
     return list(dict.fromkeys(values))  # de-duplicated, order kept for the echo
 
 
@@ -37,8 +40,9 @@ def parse_sort(raw: str | None) -> tuple[str, str]:
     """``field:direction`` among the six documented values (400 with validCodes otherwise)."""
     value = (raw or DEFAULT_SORT).strip()
     if value not in SORTS:
-        raise ValidationFailed(f"Invalid sort '{value}'", error_code="INVALID_SORT",
-                               details={"field": "sort", "validCodes": list(SORTS)})
+        raise ValidationFailed(
+            f"Invalid sort '{value}'", error_code="INVALID_SORT", details={"field": "sort", "validCodes": list(SORTS)}
+        )
     field, direction = value.split(":")
     return field, direction
 
@@ -51,8 +55,11 @@ def local_day_start(day: date) -> datetime:
 def day_range(first: date | None, last: date | None, *, field: str) -> tuple[datetime | None, datetime | None]:
     """Inclusive local days -> half-open UTC range [start, end); 400 when ``first`` is after ``last``."""
     if first and last and first > last:
-        raise ValidationFailed(f"{field}_from must not be after {field}_to", error_code="INVALID_DATE_RANGE",
-                               details={"field": f"{field}_from"})
+        raise ValidationFailed(
+            f"{field}_from must not be after {field}_to",
+            error_code="INVALID_DATE_RANGE",
+            details={"field": f"{field}_from"},
+        )
     start = local_day_start(first) if first else None
     end = local_day_start(last + timedelta(days=1)) if last else None
     return start, end
@@ -61,8 +68,11 @@ def day_range(first: date | None, last: date | None, *, field: str) -> tuple[dat
 def valid_cpf(cpf: str) -> str:
     """The customer routes take a valid CPF: 11 digits, no mask, right check digits (400 otherwise)."""
     if not cpf_valid(cpf):
-        raise ValidationFailed("Invalid CPF: it must be 11 digits with valid check digits", error_code="INVALID_CPF",
-                               details={"field": "cpf"})
+        raise ValidationFailed(
+            "Invalid CPF: it must be 11 digits with valid check digits",
+            error_code="INVALID_CPF",
+            details={"field": "cpf"},
+        )
     return cpf
 
 

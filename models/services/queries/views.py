@@ -7,6 +7,7 @@ Masking decision: the disbursement account number and the Pix key are shown with
 four characters (``****5678``): the partner already holds the full values, and listings are a bulk
 exposure path. Bank code, branch and account type stay readable for support conversations.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -60,8 +61,12 @@ def detail_of(status: str) -> dict | None:
 def offer_summary(offer: Offer | None) -> dict | None:
     if offer is None:
         return None
-    return {"id": offer.id, "principal_amount": offer.principal_amount,
-            "installments": offer.installments, "installment_amount": offer.installment_amount}
+    return {
+        "id": offer.id,
+        "principal_amount": offer.principal_amount,
+        "installments": offer.installments,
+        "installment_amount": offer.installment_amount,
+    }
 
 
 def selected_offers_of(proposals: list[Proposal]) -> dict[str, Offer]:

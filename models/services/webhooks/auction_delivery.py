@@ -6,6 +6,7 @@ each has a 25-second budget and only a 2xx counts (4xx is retried like 5xx). Ret
 rows with ``deliver_at``, so they survive restarts. After the fifth failure the delivery is FAILED,
 an ERROR line alerts the operator and ``deliveries replay`` resends it with the same key.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,13 +20,13 @@ from models.db.database import db
 from models.db.partners import Partner
 from models.db.webhooks import AuctionProposal, WebhookDelivery
 from models.domain.clock import now
+from models.domain.lifecycles import DeliveryStatus
 from models.external.auctions import AuctionOffer
+from models.services.platform.actor_names import ActorName
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks import deliveries
-from models.domain.lifecycles import DeliveryStatus
 from models.services.webhooks.signing import AUCTION_FIELD_ORDER, common_headers, raw_body
 from models.settings import current
-from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
@@ -38,22 +39,31 @@ def money_text(value) -> str:
 def idempotency_key(auction: AuctionProposal) -> str:
     """SHA-256 hex of internal id, document, balance and installments: stable across retries and
     replays, different for different proposals (the internal id is unique)."""
-    material = "|".join((auction.id, auction.document, money_text(auction.available_balance),
-                         str(auction.installment_quantity)))
+    material = "|".join(
+        (auction.id, auction.document, money_text(auction.available_balance), str(auction.installment_quantity))
+    )
     return hashlib.sha256(material.encode()).hexdigest()
 
 
 def auction_body(auction: AuctionProposal) -> dict:
     """The spec's auction notification body."""
-    return {"document": auction.document, "name": auction.name,
-            "available_balance": money_text(auction.available_balance),
-            "installment_quantity": int(auction.installment_quantity)}
+    return {
+        "document": auction.document,
+        "name": auction.name,
+        "available_balance": money_text(auction.available_balance),
+        "installment_quantity": int(auction.installment_quantity),
+    }
 
 
 def is_eligible(offer: AuctionOffer) -> bool:
     """Flagged eligible by the payroll system, with a well-formed CPF, balance and term."""
-    return (offer.eligible and len(offer.document) == 11 and offer.document.isdigit()
-            and offer.available_balance > 0 and offer.installment_quantity > 0)
+    return (
+        offer.eligible
+        and len(offer.document) == 11
+        and offer.document.isdigit()
+        and offer.available_balance > 0
+        and offer.installment_quantity > 0
+    )
 
 
 def ingest(offer: AuctionOffer) -> AuctionProposal:
@@ -65,17 +75,26 @@ def ingest(offer: AuctionOffer) -> AuctionProposal:
         try:
             with db.atomic():
                 auction = AuctionProposal.create(
-                    external_id=offer.external_id, document=offer.document, name=offer.name,
-                    available_balance=offer.available_balance, installment_quantity=offer.installment_quantity,
-                    eligible=is_eligible(offer))
+                    external_id=offer.external_id,
+                    document=offer.document,
+                    name=offer.name,
+                    available_balance=offer.available_balance,
+                    installment_quantity=offer.installment_quantity,
+                    eligible=is_eligible(offer),
+                )
         except peewee.IntegrityError:  # a concurrent ingest of the same proposal won
             return AuctionProposal.get(AuctionProposal.external_id == offer.external_id)
         if auction.eligible:
             partners = Partner.select().where(Partner.auction_url.is_null(False), Partner.auction_url != "")
             for partner in partners.order_by(Partner.code):
-                delivery = WebhookDelivery.create(kind="auction", partner_code=partner.code,
-                                                  proposal_id=auction.id, idempotency_key=idempotency_key(auction),
-                                                  payload=auction_body(auction), next_attempt_at=now())
+                delivery = WebhookDelivery.create(
+                    kind="auction",
+                    partner_code=partner.code,
+                    proposal_id=auction.id,
+                    idempotency_key=idempotency_key(auction),
+                    payload=auction_body(auction),
+                    next_attempt_at=now(),
+                )
                 enqueue(ActorName.DELIVER_AUCTION, delivery.id)
     return auction
 
@@ -100,7 +119,9 @@ def deliver(delivery_id: str) -> str | None:
     delivery = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id)
     if delivery is None or delivery.status != DeliveryStatus.PENDING:
         return delivery.status if delivery else None
-    if deliveries.seconds_until_due(delivery) > 0 or not deliveries.claim(delivery, settings.auction_timeout_seconds + 5):
+    if deliveries.seconds_until_due(delivery) > 0 or not deliveries.claim(
+        delivery, settings.auction_timeout_seconds + 5
+    ):
         return _come_back_later(delivery_id)
     partner = deliveries.partner_at_send_time(delivery.partner_code)
     body = raw_body(delivery.payload, AUCTION_FIELD_ORDER)
@@ -114,14 +135,25 @@ def deliver(delivery_id: str) -> str | None:
         elif delivery.attempts >= len(schedule):
             error = deliveries.describe_failure(response)
             deliveries.finish(delivery, DeliveryStatus.FAILED, error=error)
-            log.error("ALERT auction webhook to %s FAILED after %d attempts (delivery %s, auction %s): %s; "
-                      "resend with `deliveries replay %s`", partner.code, delivery.attempts, delivery.id,
-                      delivery.proposal_id, error, delivery.id)
+            log.error(
+                "ALERT auction webhook to %s FAILED after %d attempts (delivery %s, auction %s): %s; "
+                "resend with `deliveries replay %s`",
+                partner.code,
+                delivery.attempts,
+                delivery.id,
+                delivery.proposal_id,
+                error,
+                delivery.id,
+            )
         else:
             at = delivery.round_started_at + timedelta(seconds=schedule[delivery.attempts])
             deliveries.reschedule(delivery, at, deliveries.describe_failure(response))
-            enqueue(ActorName.DELIVER_AUCTION, delivery.id, deliver_at=at,
-                    dedup_key=f"auction:{delivery.id}:{delivery.replays}:{delivery.attempts + 1}")
+            enqueue(
+                ActorName.DELIVER_AUCTION,
+                delivery.id,
+                deliver_at=at,
+                dedup_key=f"auction:{delivery.id}:{delivery.replays}:{delivery.attempts + 1}",
+            )
     return delivery.status
 
 
@@ -131,8 +163,12 @@ def _come_back_later(delivery_id: str) -> str:
     delivery = WebhookDelivery.get_by_id(delivery_id)
     if delivery.status == DeliveryStatus.PENDING:
         with unit_of_work():
-            enqueue(ActorName.DELIVER_AUCTION, delivery.id, deliver_at=delivery.next_attempt_at,
-                    dedup_key=f"auction-recheck:{delivery.id}:{delivery.replays}:{delivery.attempts}")
+            enqueue(
+                ActorName.DELIVER_AUCTION,
+                delivery.id,
+                deliver_at=delivery.next_attempt_at,
+                dedup_key=f"auction-recheck:{delivery.id}:{delivery.replays}:{delivery.attempts}",
+            )
     return delivery.status
 
 

@@ -3,15 +3,15 @@
 Every process computes the same slot key, so however many API and worker processes schedule the
 next poll, one message runs per interval; a restart loses nothing since the row is in the database.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from models.domain.clock import now
+from models.services.platform.actor_names import ActorName
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import current
-from models.services.platform.actor_names import ActorName
-
 
 
 def schedule_next_poll(after: datetime | None = None) -> datetime | None:

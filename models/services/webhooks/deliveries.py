@@ -4,6 +4,7 @@ operator views (failed list, counters for metrics, replay).
 A delivery is PENDING until it ends DELIVERED, FAILED (schedule exhausted) or SKIPPED (no URL).
 ``attempts`` counts the current round; every attempt ever made is a DeliveryAttempt row.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -36,20 +37,28 @@ def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
     the message away while this attempt runs.
     """
     started = delivery.round_started_at or now()
-    claimed = (WebhookDelivery
-               .update(attempts=WebhookDelivery.attempts + 1, round_started_at=started,
-                       next_attempt_at=now() + timedelta(seconds=lease_seconds))
-               .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == DeliveryStatus.PENDING,
-                      WebhookDelivery.attempts == delivery.attempts)
-               .execute())
+    claimed = (
+        WebhookDelivery.update(
+            attempts=WebhookDelivery.attempts + 1,
+            round_started_at=started,
+            next_attempt_at=now() + timedelta(seconds=lease_seconds),
+        )
+        .where(
+            WebhookDelivery.id == delivery.id,
+            WebhookDelivery.status == DeliveryStatus.PENDING,
+            WebhookDelivery.attempts == delivery.attempts,
+        )
+        .execute()
+    )
     if claimed:
         delivery.attempts += 1
         delivery.round_started_at = started
     return bool(claimed)
 
 
-def post(delivery: WebhookDelivery, url: str | None, body: bytes, headers: dict[str, str],
-         timeout: float) -> EndpointResponse:
+def post(
+    delivery: WebhookDelivery, url: str | None, body: bytes, headers: dict[str, str], timeout: float
+) -> EndpointResponse:
     """One attempt, with the URL policy enforced at send time (HTTPS, no internal addresses)."""
     problem = "no URL configured" if not url else validate_partner_url(url, current())
     if problem:
@@ -57,13 +66,21 @@ def post(delivery: WebhookDelivery, url: str | None, body: bytes, headers: dict[
     return get_partner_endpoints().post(url, body, headers, timeout=timeout)
 
 
-def record_attempt(delivery: WebhookDelivery, url: str | None, request_id: str,
-                   response: EndpointResponse) -> DeliveryAttempt:
+def record_attempt(
+    delivery: WebhookDelivery, url: str | None, request_id: str, response: EndpointResponse
+) -> DeliveryAttempt:
     """Store the attempt (time, URL, status or error, latency, response snippet)."""
     number = DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id).count() + 1
-    return DeliveryAttempt.create(delivery=delivery.id, number=number, url=url or "", request_id=request_id,
-                                  status_code=response.status_code, error=response.error,
-                                  latency_ms=response.latency_ms, response_snippet=response.snippet)
+    return DeliveryAttempt.create(
+        delivery=delivery.id,
+        number=number,
+        url=url or "",
+        request_id=request_id,
+        status_code=response.status_code,
+        error=response.error,
+        latency_ms=response.latency_ms,
+        response_snippet=response.snippet,
+    )
 
 
 def describe_failure(response: EndpointResponse) -> str:
@@ -84,23 +101,30 @@ def finish(delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | No
 
 def reschedule(delivery: WebhookDelivery, at, error: str) -> None:
     """Record the failure and when the next attempt is due."""
-    (WebhookDelivery.update(next_attempt_at=at, last_error=error)
-     .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == DeliveryStatus.PENDING).execute())
+    (
+        WebhookDelivery.update(next_attempt_at=at, last_error=error)
+        .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == DeliveryStatus.PENDING)
+        .execute()
+    )
     delivery.next_attempt_at, delivery.last_error = at, error
 
 
 def failed_counts() -> dict[str, int]:
     """FAILED deliveries per kind ({"status": n, "auction": m}); the metrics gauge reads this."""
     counts = {"status": 0, "auction": 0}
-    query = (WebhookDelivery.select(WebhookDelivery.kind, fn.COUNT(WebhookDelivery.id).alias("n"))
-             .where(WebhookDelivery.status == DeliveryStatus.FAILED).group_by(WebhookDelivery.kind))
+    query = (
+        WebhookDelivery.select(WebhookDelivery.kind, fn.COUNT(WebhookDelivery.id).alias("n"))
+        .where(WebhookDelivery.status == DeliveryStatus.FAILED)
+        .group_by(WebhookDelivery.kind)
+    )
     for row in query:
         counts[row.kind] = row.n
     return counts
 
 
-def list_deliveries(*, failed_only: bool = False, partner: str | None = None, kind: str | None = None,
-                    limit: int = 100) -> list[WebhookDelivery]:
+def list_deliveries(
+    *, failed_only: bool = False, partner: str | None = None, kind: str | None = None, limit: int = 100
+) -> list[WebhookDelivery]:
     """Most recent first, optionally only FAILED ones, of one partner or one kind."""
     query = WebhookDelivery.select().order_by(WebhookDelivery.created_at.desc()).limit(limit)
     if failed_only:
@@ -124,8 +148,9 @@ def attempts_of(delivery: WebhookDelivery) -> list[DeliveryAttempt]:
 
 def deliveries_of(kind: str, proposal_id: str) -> list[WebhookDelivery]:
     """The deliveries of one kind made for one proposal (an auction proposal's id for auctions)."""
-    return list(WebhookDelivery.select().where(WebhookDelivery.kind == kind,
-                                               WebhookDelivery.proposal_id == proposal_id))
+    return list(
+        WebhookDelivery.select().where(WebhookDelivery.kind == kind, WebhookDelivery.proposal_id == proposal_id)
+    )
 
 
 def partner_at_send_time(code: str) -> Partner:

@@ -5,6 +5,7 @@ Every delivery carries ``X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>`` co
 ``partners show`` / ``partners rotate-secret --webhook-signing``). Partners verify it and reject
 stale ``t`` values to stop replays by third parties.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,11 +18,15 @@ from models.domain.clock import now
 from models.services.partners.accounts import new_signing_secret, update_partner
 
 # The spec's field order (the stored payload comes back with sorted keys); nested objects too.
-STATUS_FIELD_ORDER = (("origin", ("code", "name")), ("timestamp", None), ("event_type", None), ("proposal_id", None),
-                      ("proposal_data", ("cpf", "phone", "created_at", "updated_at")),
-                      ("status_change", ("old_status", "new_status")))
-AUCTION_FIELD_ORDER = (("document", None), ("name", None), ("available_balance", None),
-                       ("installment_quantity", None))
+STATUS_FIELD_ORDER = (
+    ("origin", ("code", "name")),
+    ("timestamp", None),
+    ("event_type", None),
+    ("proposal_id", None),
+    ("proposal_data", ("cpf", "phone", "created_at", "updated_at")),
+    ("status_change", ("old_status", "new_status")),
+)
+AUCTION_FIELD_ORDER = (("document", None), ("name", None), ("available_balance", None), ("installment_quantity", None))
 
 
 def raw_body(payload: dict, order: tuple) -> bytes:

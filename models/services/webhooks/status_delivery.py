@@ -6,6 +6,7 @@ failure the delivery is FAILED and the message is dead-lettered (dramatiq's XQ).
 proposal go out in order: a later one waits while an earlier one is pending, and every request
 carries ``X-Event-Sequence`` (the proposal's status sequence) so partners can order them anyway.
 """
+
 from __future__ import annotations
 
 import logging
@@ -13,14 +14,13 @@ from datetime import timedelta
 
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
-from models.services.webhooks import deliveries
-from models.services.webhooks import status_events
 from models.domain.lifecycles import DeliveryStatus
+from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import current
-from models.services.platform.actor_names import ActorName
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,11 @@ def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
         locked_proposal(delivery.proposal_id)
         if not status_events.earlier_pending(delivery):
             return False
-        enqueue(ActorName.DELIVER_STATUS_CHANGE, status_change_id, deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds))
+        enqueue(
+            ActorName.DELIVER_STATUS_CHANGE,
+            status_change_id,
+            deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds),
+        )
     return True
 
 
@@ -108,21 +112,27 @@ def _attempt(delivery: WebhookDelivery, partner, settings) -> str:
     schedule = list(settings.status_schedule_seconds)
     if delivery.attempts >= len(schedule):
         _close(delivery, DeliveryStatus.FAILED, error)
-        log.error("status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",
-                  partner.code, delivery.attempts, delivery.id, delivery.proposal_id, error)
+        log.error(
+            "status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",
+            partner.code,
+            delivery.attempts,
+            delivery.id,
+            delivery.proposal_id,
+            error,
+        )
         raise DeliveryExhausted(f"delivery {delivery.id}: {error}")
     delay = next_offset_delay(schedule, delivery.attempts, delivery.round_started_at, now())
     deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error)
     raise RetryLater(int(delay * 1000))
 
 
-def _close(delivery: WebhookDelivery, status: str, error: str | None = None) -> str:
+def _close(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None = None) -> DeliveryStatus:
     """Final status, and release the proposal's next event if it was waiting behind this one."""
     with unit_of_work():
         return _finish(delivery, status, error)
 
 
-def _finish(delivery: WebhookDelivery, status: str, error: str | None) -> str:
+def _finish(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None) -> DeliveryStatus:
     """_close's work, inside the caller's unit_of_work (under the proposal's lock, see _held)."""
     locked_proposal(delivery.proposal_id)
     deliveries.finish(delivery, status, error=error)

@@ -1,5 +1,6 @@
 """The status-change event body (spec: Events), its delivery record (one per change) and the
 per-proposal order: a later event waits while an earlier one of the same proposal is pending."""
+
 from __future__ import annotations
 
 import peewee
@@ -20,19 +21,25 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
         "timestamp": isoformat_z(change.changed_at),
         "event_type": EVENT_TYPE,
         "proposal_id": proposal.id,
-        "proposal_data": {"cpf": proposal.cpf, "phone": proposal.phone,
-                          "created_at": isoformat_z(proposal.created_at),
-                          "updated_at": isoformat_z(change.changed_at)},
+        "proposal_data": {
+            "cpf": proposal.cpf,
+            "phone": proposal.phone,
+            "created_at": isoformat_z(proposal.created_at),
+            "updated_at": isoformat_z(change.changed_at),
+        },
         "status_change": {"old_status": change.old_status, "new_status": change.new_status},
     }
 
 
 def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, Partner] | None:
     """The change, its proposal and the proposal's partner, in one query."""
-    change = (StatusChange.select(StatusChange, Proposal, Partner)
-              .join(Proposal)
-              .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
-              .where(StatusChange.id == status_change_id).first())
+    change = (
+        StatusChange.select(StatusChange, Proposal, Partner)
+        .join(Proposal)
+        .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
+        .where(StatusChange.id == status_change_id)
+        .first()
+    )
     if change is None:  # the change (or its proposal) was removed after the message was sent
         return None
     partner = change.proposal.origin_partner
@@ -49,13 +56,22 @@ def record(status_change_id: int) -> tuple[WebhookDelivery, Partner] | None:
         return None
     change, proposal, partner = found
     key = f"{proposal.id}:{change.new_status}:{change.sequence}"
-    delivery = WebhookDelivery(kind="status", partner_code=partner.code, proposal_id=proposal.id, idempotency_key=key,
-                               sequence=change.sequence, payload=event_body(change, proposal, partner),
-                               next_attempt_at=now())
+    delivery = WebhookDelivery(
+        kind="status",
+        partner_code=partner.code,
+        proposal_id=proposal.id,
+        idempotency_key=key,
+        sequence=change.sequence,
+        payload=event_body(change, proposal, partner),
+        next_attempt_at=now(),
+    )
     # INSERT ... ON CONFLICT DO NOTHING: a duplicate neither raises nor needs a savepoint.
     if not WebhookDelivery.insert(delivery.__data__).on_conflict_ignore().as_rowcount().execute():
-        delivery = WebhookDelivery.get(WebhookDelivery.kind == "status", WebhookDelivery.partner_code == partner.code,
-                                       WebhookDelivery.idempotency_key == key)
+        delivery = WebhookDelivery.get(
+            WebhookDelivery.kind == "status",
+            WebhookDelivery.partner_code == partner.code,
+            WebhookDelivery.idempotency_key == key,
+        )
     return delivery, partner
 
 
@@ -68,31 +84,49 @@ def record_event(status_change_id: int) -> WebhookDelivery | None:
 def earlier_pending(delivery: WebhookDelivery) -> bool:
     """True while a change of the same proposal with a lower sequence has no final delivery yet
     (its message may not even have run: the change row is what counts). One query."""
-    final = (WebhookDelivery.select(WebhookDelivery.id)
-             .where(WebhookDelivery.kind == "status", WebhookDelivery.proposal_id == delivery.proposal_id,
-                    WebhookDelivery.sequence == StatusChange.sequence,
-                    WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES))))
-    return (StatusChange.select()
-            .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence < delivery.sequence,
-                   ~peewee.fn.EXISTS(final))
-            .exists())
+    final = WebhookDelivery.select(WebhookDelivery.id).where(
+        WebhookDelivery.kind == "status",
+        WebhookDelivery.proposal_id == delivery.proposal_id,
+        WebhookDelivery.sequence == StatusChange.sequence,
+        WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES)),
+    )
+    return (
+        StatusChange.select()
+        .where(
+            StatusChange.proposal == delivery.proposal_id,
+            StatusChange.sequence < delivery.sequence,
+            ~peewee.fn.EXISTS(final),
+        )
+        .exists()
+    )
 
 
 def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
     """The change right after ``delivery``'s when its event was recorded and still waits (held or
     retrying). One whose message has not run yet needs no release: it will find this one final."""
     later = StatusChange.alias("later")
-    following = (later.select(peewee.fn.MIN(later.sequence))
-                 .where(later.proposal == delivery.proposal_id, later.sequence > delivery.sequence))
-    return (StatusChange.select(StatusChange)
-            .join(WebhookDelivery, on=((WebhookDelivery.proposal_id == StatusChange.proposal)
-                                       & (WebhookDelivery.sequence == StatusChange.sequence)))
-            .where(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence == following,
-                   WebhookDelivery.kind == "status", WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)))
-            .first())
+    following = later.select(peewee.fn.MIN(later.sequence)).where(
+        later.proposal == delivery.proposal_id, later.sequence > delivery.sequence
+    )
+    return (
+        StatusChange.select(StatusChange)
+        .join(
+            WebhookDelivery,
+            on=(
+                (WebhookDelivery.proposal_id == StatusChange.proposal)
+                & (WebhookDelivery.sequence == StatusChange.sequence)
+            ),
+        )
+        .where(
+            StatusChange.proposal == delivery.proposal_id,
+            StatusChange.sequence == following,
+            WebhookDelivery.kind == "status",
+            WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)),
+        )
+        .first()
+    )
 
 
 def change_of(delivery: WebhookDelivery) -> StatusChange:
     """The status change a delivery announces."""
-    return StatusChange.get(StatusChange.proposal == delivery.proposal_id,
-                            StatusChange.sequence == delivery.sequence)
+    return StatusChange.get(StatusChange.proposal == delivery.proposal_id, StatusChange.sequence == delivery.sequence)

@@ -1,4 +1,5 @@
 """Partner URLs: HTTPS in production and never a private or loopback address (SSRF)."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -15,8 +16,14 @@ def _resolves_to_internal(host: str) -> bool:
         return False  # unresolvable now: delivery will fail and be retried, not a security issue
     for info in infos:
         address = ipaddress.ip_address(info[4][0])
-        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved \
-                or address.is_multicast or address.is_unspecified:
+        if (
+            address.is_private
+            or address.is_loopback
+            or address.is_link_local
+            or address.is_reserved
+            or address.is_multicast
+            or address.is_unspecified
+        ):
             return True
     return False
 

@@ -1,4 +1,5 @@
 """After signature: fraud analysis, payroll endorsement window, disbursement (at most once)."""
+
 import freezegun
 import pytest
 
@@ -26,14 +27,17 @@ def sign(client, auth, drain, **proposal_args):
 
 def after_signature(proposal_id):
     statuses = history(proposal_id)
-    return statuses[statuses.index("SIGNED"):]
+    return statuses[statuses.index("SIGNED") :]
 
 
 def test_plain_contract_is_disbursed_with_amount_and_time(client, auth, drain, business_day):
     proposal, contract = sign(client, auth, drain)
     assert after_signature(proposal.id) == SIGNED_TO_END["plain"]
     assert (contract.status, contract.disbursement_amount, contract.disbursement_paid_at is not None) == (
-        "ISSUED", contract.principal_amount, True)
+        "ISSUED",
+        contract.principal_amount,
+        True,
+    )
     assert contract.endorsement_id.startswith("END-") and contract.issuer_application_id.startswith("CCB")
 
 

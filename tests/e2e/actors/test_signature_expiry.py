@@ -1,4 +1,5 @@
 """Signature deadline: an unsigned contract expires at 21:00 of the next business day."""
+
 import freezegun
 
 from models.db.contracts import Contract

@@ -1,5 +1,6 @@
 """The benchmark client tells a route the service does not have from a 404 of a route it has
 (its pure helpers: tests/unit/bench/test_client.py)."""
+
 import pytest
 import requests
 
@@ -18,4 +19,3 @@ def test_unregistered_route_is_reported_as_missing(client, auth):
     with pytest.raises(RouteMissing) as missing:
         _raise_if_route_missing("start", _response(answer.status_code, answer.get_data(as_text=True)))
     assert missing.value.step == "start"
-

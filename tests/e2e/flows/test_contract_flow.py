@@ -1,4 +1,5 @@
 """The whole contract path through the HTTP API: PRE_ACCEPTED to DISBURSED, sandbox signing included."""
+
 from urllib.parse import urlparse
 
 import freezegun
@@ -17,8 +18,9 @@ def test_pre_accepted_to_disbursed_through_the_api(client, auth, drain):
         banking = client.post(f"{base}/banking-data", json={"use_pix_cpf": True}, headers=auth())
         assert (banking.status_code, banking.json["status"]) == (200, "BANK_DATA_SUBMITTED")
 
-        generated = client.post(f"{base}/contract", json={"signature_redirect_url": "https://partner.example/done"},
-                                headers=auth())
+        generated = client.post(
+            f"{base}/contract", json={"signature_redirect_url": "https://partner.example/done"}, headers=auth()
+        )
         assert generated.status_code == 201, generated.json
         signing_path = urlparse(generated.json["user_redirect_url"]).path
         assert client.get(f"{base}/contract", headers=auth()).json["proposal_status"] == "AWAITING_SIGNATURE"
@@ -34,7 +36,16 @@ def test_pre_accepted_to_disbursed_through_the_api(client, auth, drain):
         assert final.status_code == 200
         assert (final.json["proposal_status"], final.json["contract_status"]) == ("DISBURSED", "ISSUED")
         assert final.json["disbursement"]["disbursement_amount"] == generated.json["principal_amount"]
-        history = [c.new_status for c in StatusChange.select().where(StatusChange.proposal == proposal.id)
-                   .order_by(StatusChange.sequence)]
-        assert history == ["PRE_ACCEPTED", "BANK_DATA_SUBMITTED", "CONTRACT_GENERATION_IN_PROGRESS",
-                           "CONTRACT_GENERATED", "AWAITING_SIGNATURE", "SIGNED", "DISBURSED"]
+        history = [
+            c.new_status
+            for c in StatusChange.select().where(StatusChange.proposal == proposal.id).order_by(StatusChange.sequence)
+        ]
+        assert history == [
+            "PRE_ACCEPTED",
+            "BANK_DATA_SUBMITTED",
+            "CONTRACT_GENERATION_IN_PROGRESS",
+            "CONTRACT_GENERATED",
+            "AWAITING_SIGNATURE",
+            "SIGNED",
+            "DISBURSED",
+        ]

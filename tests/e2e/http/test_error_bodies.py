@@ -1,4 +1,5 @@
 """Every error a client can provoke answers in the specification's error body."""
+
 import pytest
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate

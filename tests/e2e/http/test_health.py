@@ -1,4 +1,5 @@
 """Liveness and readiness probes: no token, 503 naming the failing dependency."""
+
 import peewee
 import pytest
 
@@ -30,8 +31,10 @@ def database_down():
 def test_ready_is_503_naming_the_database_when_it_is_unreachable(client, database_down):
     response = client.get("/health/ready")
     assert response.status_code == 503
-    assert response.get_json() == {"status": "unavailable",
-                                   "checks": {"database": "unreachable (OperationalError)", "broker": "ok"}}
+    assert response.get_json() == {
+        "status": "unavailable",
+        "checks": {"database": "unreachable (OperationalError)", "broker": "ok"},
+    }
 
 
 def test_live_still_answers_when_the_database_is_unreachable(client, database_down):

@@ -1,4 +1,5 @@
 """The RabbitMQ readiness check: one kept connection, a real round trip, a short cache."""
+
 import copy
 
 import dramatiq

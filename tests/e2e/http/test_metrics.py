@@ -1,4 +1,5 @@
 """GET /metrics: Prometheus text, no token, API/actor metrics and business figures."""
+
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
 from models.db.webhooks import WebhookDelivery
@@ -38,11 +39,23 @@ def test_unknown_paths_share_one_label(client):
 
 def test_business_figures_come_from_the_database(client, monkeypatch):
     monkeypatch.setattr(metrics, "_collector", None)  # a fresh cache for this test
-    Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="ANA",
-                    birth_date=now().date(), status="TOKEN_SENT")
+    Proposal.create(
+        origin="PARTNER_A",
+        product_id="p",
+        cpf="52998224725",
+        full_name="ANA",
+        birth_date=now().date(),
+        status="TOKEN_SENT",
+    )
     for kind in ("status", "status", "auction"):
-        WebhookDelivery.create(kind=kind, partner_code="PARTNER_A", proposal_id="x", idempotency_key=OutboxMessage().id,
-                               payload={}, status="FAILED")
+        WebhookDelivery.create(
+            kind=kind,
+            partner_code="PARTNER_A",
+            proposal_id="x",
+            idempotency_key=OutboxMessage().id,
+            payload={},
+            status="FAILED",
+        )
     OutboxMessage.create(actor_name="deliver_status_change", args=[1])
     OutboxMessage.create(actor_name="no_such_actor", args=[], parked_at=now(), last_error="no actor")
     text = _scrape(client)
@@ -68,8 +81,14 @@ def test_actor_metrics_count_processed_messages(client, broker, drain):
     from models.services.platform.proposal_status import record_creation
     from models.services.platform.unit_of_work import unit_of_work
 
-    proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="ANA",
-                               birth_date=now().date(), status="CREATED")
+    proposal = Proposal.create(
+        origin="PARTNER_A",
+        product_id="p",
+        cpf="52998224725",
+        full_name="ANA",
+        birth_date=now().date(),
+        status="CREATED",
+    )
     text = _scrape(client)
     queue = broker.get_actor("deliver_status_change").queue_name
     sample = f'consignado_actor_messages_total{{actor="deliver_status_change",outcome="ok",queue="{queue}"}}'

@@ -1,4 +1,5 @@
 """POST /oauth2/token and the bearer check on /v1 routes."""
+
 import base64
 import json
 
@@ -22,18 +23,24 @@ def test_token_with_form_credentials(client):
 
 
 def test_token_with_http_basic_credentials(client):
-    response = client.post(TOKEN_URL, data={"grant_type": "client_credentials"},
-                           headers=basic_auth("sandbox-partner-b", "sandbox-secret-b"))
+    response = client.post(
+        TOKEN_URL,
+        data={"grant_type": "client_credentials"},
+        headers=basic_auth("sandbox-partner-b", "sandbox-secret-b"),
+    )
     assert response.status_code == 200
 
 
-@pytest.mark.parametrize("change, status, error", [
-    ({"client_secret": "wrong"}, 401, "invalid_client"),
-    ({"client_id": "nobody"}, 401, "invalid_client"),
-    ({"grant_type": "password"}, 400, "unsupported_grant_type"),
-    ({"grant_type": None}, 400, "unsupported_grant_type"),
-    ({"client_secret": None}, 401, "invalid_client"),
-])
+@pytest.mark.parametrize(
+    "change, status, error",
+    [
+        ({"client_secret": "wrong"}, 401, "invalid_client"),
+        ({"client_id": "nobody"}, 401, "invalid_client"),
+        ({"grant_type": "password"}, 400, "unsupported_grant_type"),
+        ({"grant_type": None}, 400, "unsupported_grant_type"),
+        ({"client_secret": None}, 401, "invalid_client"),
+    ],
+)
 def test_token_failures_use_rfc6749_bodies(client, change, status, error):
     data = {k: v for k, v in {**GOOD, **change}.items() if v is not None}
     response = client.post(TOKEN_URL, data=data)
@@ -46,8 +53,10 @@ def test_production_credentials_are_refused_by_a_staging_instance(client):
     from models.services.partners.accounts import add_credential
 
     issued = add_credential(Partner.get(Partner.code == "PARTNER_A"), "production")
-    response = client.post(TOKEN_URL, data={"grant_type": "client_credentials", "client_id": issued.client_id,
-                                            "client_secret": issued.client_secret})
+    response = client.post(
+        TOKEN_URL,
+        data={"grant_type": "client_credentials", "client_id": issued.client_id, "client_secret": issued.client_secret},
+    )
     assert response.status_code == 401 and response.get_json()["error"] == "invalid_client"
 
 

@@ -1,4 +1,5 @@
 """The request id of an HTTP request follows every actor message it causes, into the actor logs."""
+
 import logging
 
 import dramatiq
@@ -16,6 +17,7 @@ def probe_actors(broker):
     from rabbitmq.queues import SCHEDULER, queue_name
 
     if "request_id_probe_first" not in broker.actors:
+
         @dramatiq.actor(actor_name="request_id_probe_first", queue_name=queue_name(SCHEDULER), max_retries=0)
         def request_id_probe_first(proposal_id):
             log.info("first hop working")
@@ -42,8 +44,14 @@ def probe_client(app, probe_actors):
     @probe_app.post("/probe/proposals")
     def create_probe_proposal():
         with unit_of_work():
-            proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="ANA",
-                                       birth_date=now().date(), status="CREATED")
+            proposal = Proposal.create(
+                origin="PARTNER_A",
+                product_id="p",
+                cpf="52998224725",
+                full_name="ANA",
+                birth_date=now().date(),
+                status="CREATED",
+            )
             record_creation(proposal)
             enqueue("request_id_probe_first", proposal.id)
         return {"proposal_id": proposal.id}, 201
@@ -64,13 +72,18 @@ def test_request_id_reaches_every_actor_log_line_it_causes(probe_client, drain):
     proposal_id = response.get_json()["proposal_id"]
     lines = _actor_lines(handler)
     # Then every actor line carries the request id, and the actors are the expected ones
-    assert {entry["actor"] for entry in lines} == {"deliver_status_change", "request_id_probe_first",
-                                                   "request_id_probe_second"}
+    assert {entry["actor"] for entry in lines} == {
+        "deliver_status_change",
+        "request_id_probe_first",
+        "request_id_probe_second",
+    }
     assert {entry.get("request_id") for entry in lines} == {"req-flow-0001"}
     # And the lines logged by the actor's own code carry the proposal id bound by the middleware
     hops = [entry for entry in lines if entry["message"].endswith("hop working")]
     assert [(entry["message"], entry["proposal_id"]) for entry in hops] == [
-        ("first hop working", proposal_id), ("second hop working", proposal_id)]
+        ("first hop working", proposal_id),
+        ("second hop working", proposal_id),
+    ]
 
 
 def test_actor_start_and_finish_lines_name_actor_queue_duration_and_proposal(probe_client, drain):

@@ -1,4 +1,5 @@
 """Auction webhook: body and headers, idempotency key, 4xx retried, durable 5-minute schedule, alert."""
+
 from __future__ import annotations
 
 import hashlib
@@ -19,8 +20,9 @@ T0 = datetime(2026, 3, 2, 13, 0, tzinfo=timezone.utc)
 def _offer(**overrides):
     fields = dict(document="12345678901", name="MARIA SILVA", balance=Decimal("1500"), installments=24)
     fields.update(overrides)
-    return make_offer(fields.pop("document"), fields.pop("name"), fields.pop("balance"), fields.pop("installments"),
-                      **fields)
+    return make_offer(
+        fields.pop("document"), fields.pop("name"), fields.pop("balance"), fields.pop("installments"), **fields
+    )
 
 
 def test_each_auction_partner_receives_the_spec_body_and_headers(receiver, configure_partner, drain):
@@ -34,8 +36,9 @@ def test_each_auction_partner_receives_the_spec_body_and_headers(receiver, confi
     # Then both receive the exact body, the idempotency key, and x-api-key only where configured
     for hook in (hook_a, hook_b):
         (request,) = hook.received
-        assert request.body == (b'{"document":"12345678901","name":"MARIA SILVA","available_balance":"1500.00",'
-                                b'"installment_quantity":24}')
+        assert request.body == (
+            b'{"document":"12345678901","name":"MARIA SILVA","available_balance":"1500.00","installment_quantity":24}'
+        )
         assert request.headers["Content-Type"] == "application/json"
         assert request.headers["X-Idempotency-Key"] == idempotency_key(auction)
     assert hook_a.received[0].headers["x-api-key"] == "auction-key-a"

@@ -1,5 +1,6 @@
 """Credit analysis actors are idempotent, keep away from the payroll maintenance window and close
 the analysis when they give up."""
+
 from datetime import datetime, timezone
 
 import freezegun
@@ -16,10 +17,22 @@ from models.external.payroll.sandbox import SandboxPayroll
 def analysis(drain):
     """An analysis in progress whose message is not queued: the test plays the deliveries."""
     with freezegun.freeze_time("2026-03-10T13:00:00Z", tick=True):
-        proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="MARIA",
-                                   birth_date="1985-04-12", status="CREDIT_ANALYSIS_IN_PROGRESS")
-        consent = Consent.create(proposal=proposal.id, ip="203.0.113.10", latitude=-23.55, longitude=-46.63,
-                                 document_text="consent", channel="web")
+        proposal = Proposal.create(
+            origin="PARTNER_A",
+            product_id="p",
+            cpf="52998224725",
+            full_name="MARIA",
+            birth_date="1985-04-12",
+            status="CREDIT_ANALYSIS_IN_PROGRESS",
+        )
+        consent = Consent.create(
+            proposal=proposal.id,
+            ip="203.0.113.10",
+            latitude=-23.55,
+            longitude=-46.63,
+            document_text="consent",
+            channel="web",
+        )
         yield CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin="PARTNER_A", consent_id=consent.id)
         drain()  # the status events the actor emitted
 
@@ -38,15 +51,26 @@ def test_giving_up_fails_the_analysis_as_not_retryable(analysis):
     assert Proposal.get_by_id(analysis.proposal_id).status == "CREDIT_ANALYSIS_FAILED"
 
 
-@pytest.mark.parametrize("instant,inside", [("2026-03-21T00:59:59Z", False), ("2026-03-21T01:00:00Z", True),
-                                            ("2026-03-23T08:59:59Z", True), ("2026-03-23T09:00:00Z", False)])
-def test_inside_the_payroll_window_the_analysis_waits_for_its_end_without_asking(analysis, monkeypatch,
-                                                                                 instant, inside):
+@pytest.mark.parametrize(
+    "instant,inside",
+    [
+        ("2026-03-21T00:59:59Z", False),
+        ("2026-03-21T01:00:00Z", True),
+        ("2026-03-23T08:59:59Z", True),
+        ("2026-03-23T09:00:00Z", False),
+    ],
+)
+def test_inside_the_payroll_window_the_analysis_waits_for_its_end_without_asking(
+    analysis, monkeypatch, instant, inside
+):
     # The window runs from the 20th 22:00 to the 23rd 06:00, Sao Paulo (01:00 to 09:00 UTC here).
     asked = []
     answer = SandboxPayroll.query_margin
-    monkeypatch.setattr(SandboxPayroll, "query_margin",
-                        lambda self, cpf, attempt=1: asked.append(cpf) or answer(self, cpf, attempt=attempt))
+    monkeypatch.setattr(
+        SandboxPayroll,
+        "query_margin",
+        lambda self, cpf, attempt=1: asked.append(cpf) or answer(self, cpf, attempt=attempt),
+    )
     with freezegun.freeze_time(instant):
         run_credit_analysis.fn(analysis.id)
     row = CreditAnalysis.get_by_id(analysis.id)

@@ -1,4 +1,5 @@
 """Status-change webhook: exact body and headers per auth mode, schedule, dead letter, order."""
+
 from __future__ import annotations
 
 import hashlib
@@ -22,13 +23,20 @@ def _send_contact(proposal: Proposal) -> None:
 
 
 def _expected_body(proposal: Proposal, old, new, changed_at) -> dict:
-    return {"origin": {"code": "PARTNER_A", "name": "Sandbox Partner A"}, "timestamp": changed_at,
-            "event_type": "proposal.status.changed", "proposal_id": proposal.id,
-            "proposal_data": {"cpf": "12345678901", "phone": "+5511987654321",
-                              "created_at": proposal.created_at.strftime("%Y-%m-%dT%H:%M:%S.")
-                              + f"{proposal.created_at.microsecond // 1000:03d}Z",
-                              "updated_at": changed_at},
-            "status_change": {"old_status": old, "new_status": new}}
+    return {
+        "origin": {"code": "PARTNER_A", "name": "Sandbox Partner A"},
+        "timestamp": changed_at,
+        "event_type": "proposal.status.changed",
+        "proposal_id": proposal.id,
+        "proposal_data": {
+            "cpf": "12345678901",
+            "phone": "+5511987654321",
+            "created_at": proposal.created_at.strftime("%Y-%m-%dT%H:%M:%S.")
+            + f"{proposal.created_at.microsecond // 1000:03d}Z",
+            "updated_at": changed_at,
+        },
+        "status_change": {"old_status": old, "new_status": new},
+    }
 
 
 def _iso(dt) -> str:
@@ -46,14 +54,23 @@ def test_every_status_change_is_posted_with_the_spec_body_in_order(receiver, con
     # Then both events arrive, in order, with exactly the spec's body
     bodies = [json.loads(r.body) for r in hook.received]
     changes = list(proposal.status_changes.order_by(Proposal.status_changes.rel_model.sequence))
-    assert bodies == [_expected_body(proposal, None, "CREATED", _iso(changes[0].changed_at)),
-                      _expected_body(proposal, "CREATED", "TOKEN_SENT", _iso(changes[1].changed_at))]
-    assert list(json.loads(hook.received[0].body)) == ["origin", "timestamp", "event_type", "proposal_id",
-                                                       "proposal_data", "status_change"]
+    assert bodies == [
+        _expected_body(proposal, None, "CREATED", _iso(changes[0].changed_at)),
+        _expected_body(proposal, "CREATED", "TOKEN_SENT", _iso(changes[1].changed_at)),
+    ]
+    assert list(json.loads(hook.received[0].body)) == [
+        "origin",
+        "timestamp",
+        "event_type",
+        "proposal_id",
+        "proposal_data",
+        "status_change",
+    ]
 
 
-def test_headers_without_auth_carry_environment_request_id_sequence_and_signature(receiver, configure_partner,
-                                                                                  new_proposal, drain):
+def test_headers_without_auth_carry_environment_request_id_sequence_and_signature(
+    receiver, configure_partner, new_proposal, drain
+):
     # Given partner A with auth mode none
     hook = receiver()
     configure_partner(webhook_url=hook.url(), webhook_auth_mode="none")
@@ -76,8 +93,12 @@ def test_headers_without_auth_carry_environment_request_id_sequence_and_signatur
 def test_api_key_mode_sends_the_key_in_its_named_header(receiver, configure_partner, new_proposal, drain):
     # Given partner A authenticates webhooks with an API key in X-Partner-Key
     hook = receiver()
-    configure_partner(webhook_url=hook.url(), webhook_auth_mode="api_key", webhook_auth_header="X-Partner-Key",
-                      webhook_auth_value="key-123")
+    configure_partner(
+        webhook_url=hook.url(),
+        webhook_auth_mode="api_key",
+        webhook_auth_header="X-Partner-Key",
+        webhook_auth_value="key-123",
+    )
     # When an event is sent
     new_proposal()
     drain()
@@ -137,8 +158,9 @@ def test_failures_are_retried_until_a_2xx(receiver, configure_partner, new_propo
     assert attempts[0].response_snippet == '{"received":true}'
 
 
-def test_after_the_fourth_failure_the_message_is_dead_lettered(receiver, configure_partner, new_proposal, settle,
-                                                               caplog):
+def test_after_the_fourth_failure_the_message_is_dead_lettered(
+    receiver, configure_partner, new_proposal, settle, caplog
+):
     # Given an endpoint that always answers 503
     hook = receiver(default=503)
     configure_partner(webhook_url=hook.url())
@@ -153,8 +175,9 @@ def test_after_the_fourth_failure_the_message_is_dead_lettered(receiver, configu
     # No attempt left before its planned offset from the first one (less the documented tolerance):
     # checked on the service's own record, where the receiver's arrival jitter does not count.
     schedule = current().webhooks.status_schedule_seconds
-    attempts = list(DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id)
-                    .order_by(DeliveryAttempt.number))
+    attempts = list(
+        DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id).order_by(DeliveryAttempt.number)
+    )
     sent = [a.attempted_at - timedelta(milliseconds=a.latency_ms) for a in attempts]
     earliest = [delivery.round_started_at + timedelta(seconds=p) - DUE_TOLERANCE for p in schedule]
     assert all(at >= limit - timedelta(milliseconds=2) for at, limit in zip(sent, earliest, strict=True))

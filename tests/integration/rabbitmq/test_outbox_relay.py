@@ -1,4 +1,5 @@
 """The outbox guarantee: a committed change's messages are never lost, a rolled-back one sends none."""
+
 from datetime import timedelta
 
 import pytest

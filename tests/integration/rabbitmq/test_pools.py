@@ -1,4 +1,5 @@
 """The documented pool layout (rabbitmq/pools.py) serves every actor and is what the README shows."""
+
 from pathlib import Path
 
 from models.settings import current
@@ -10,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def _family(queue: str) -> str:
     prefix = current().queue_prefix
-    return queue[len(prefix):] if prefix and queue.startswith(prefix) else queue
+    return queue[len(prefix) :] if prefix and queue.startswith(prefix) else queue
 
 
 def test_every_actor_queue_is_served_by_a_documented_pool(broker):
@@ -38,8 +39,18 @@ def test_pool_command_prefixes_queues_and_applies_overrides(monkeypatch):
     monkeypatch.setenv("QUEUE_PREFIX", "staging.")
     monkeypatch.setenv("POOL_WEBHOOKS_THREADS", "32")
     webhooks = next(pool for pool in pools.POOLS if pool.name == "webhooks")
-    assert webhooks.command("dramatiq") == ["dramatiq", "rabbitmq.worker", "--skip-logging", "--processes", "1", "--threads", "32",
-                                            "--queues", "staging.status_webhook", "staging.auction_webhook"]
+    assert webhooks.command("dramatiq") == [
+        "dramatiq",
+        "rabbitmq.worker",
+        "--skip-logging",
+        "--processes",
+        "1",
+        "--threads",
+        "32",
+        "--queues",
+        "staging.status_webhook",
+        "staging.auction_webhook",
+    ]
 
 
 def test_procfile_lists_the_api_and_one_line_per_pool(monkeypatch):

@@ -1,5 +1,6 @@
 """The benchmark and demo helpers: CPFs the service accepts, a 404 that is not a missing route, percentiles
 (a route the service lacks, through the app: tests/e2e/bench/test_client.py)."""
+
 import random
 
 import requests

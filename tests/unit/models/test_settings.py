@@ -1,4 +1,5 @@
 """config.toml merging and environment-variable overrides."""
+
 import pytest
 
 from models.settings import SettingsError, load_settings
@@ -18,8 +19,15 @@ def test_nested_tables_merge_key_by_key():
 
 
 def test_environment_variables_override_the_file():
-    settings = load_settings("sandbox", environ={"DATABASE_URL": "postgresql://x@h/db", "AMQP_URL": "amqp://h",
-                                                 "PORT": "9000", "JWT_SIGNING_KEY": "env-key"})
+    settings = load_settings(
+        "sandbox",
+        environ={
+            "DATABASE_URL": "postgresql://x@h/db",
+            "AMQP_URL": "amqp://h",
+            "PORT": "9000",
+            "JWT_SIGNING_KEY": "env-key",
+        },
+    )
     assert settings.database_url == "postgresql://x@h/db" and settings.uses_postgres
     assert settings.amqp_url == "amqp://h" and settings.uses_rabbitmq
     assert settings.port == 9000 and settings.jwt_signing_key == "env-key"
@@ -54,8 +62,9 @@ def test_unknown_setting_names_itself():
         load_settings("sandbox", environ={}).nope  # noqa: B018  (reading it is the test)
 
 
-@pytest.mark.parametrize("environment,enforced", [("test", True), ("staging", True), ("production", True),
-                                                  ("sandbox", False)])
+@pytest.mark.parametrize(
+    "environment,enforced", [("test", True), ("staging", True), ("production", True), ("sandbox", False)]
+)
 def test_the_payroll_window_is_enforced_everywhere_but_the_sandbox(environment, enforced):
     # The sandbox lets partners walk the whole flow on any day of the month.
     settings = load_settings(environment, environ={"JWT_SIGNING_KEY": "k" * 40})

@@ -1,4 +1,5 @@
 """`contracts withdraw`: CANCELLED_BY_USER after disbursement, only through ops."""
+
 from models.db.proposals import Proposal, StatusChange
 from tests.builders import disbursed_proposal, pre_accepted_proposal
 
@@ -12,7 +13,9 @@ def test_withdraw_moves_a_disbursed_proposal_to_cancelled_by_user(app):
     result = run(app, proposal.id)
     assert result.exit_code == 0, result.output
     assert Proposal.get_by_id(proposal.id).status == "CANCELLED_BY_USER"
-    change = StatusChange.select().where(StatusChange.proposal == proposal.id).order_by(StatusChange.sequence.desc()).get()
+    change = (
+        StatusChange.select().where(StatusChange.proposal == proposal.id).order_by(StatusChange.sequence.desc()).get()
+    )
     assert (change.source, change.trigger) == ("ops", "CUSTOMER_WITHDRAWAL")
 
 

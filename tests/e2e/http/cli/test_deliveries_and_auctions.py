@@ -1,4 +1,5 @@
 """`deliveries list|show|replay|counts` and `auctions inject|list` as ops run them."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,19 @@ def cli(app):
 
 
 def _inject(cli, *extra):
-    return cli("auctions", "inject", "--document", "12345678901", "--name", "MARIA SILVA", "--balance", "1500.00",
-               "--installments", "24", *extra)
+    return cli(
+        "auctions",
+        "inject",
+        "--document",
+        "12345678901",
+        "--name",
+        "MARIA SILVA",
+        "--balance",
+        "1500.00",
+        "--installments",
+        "24",
+        *extra,
+    )
 
 
 def test_auctions_inject_queues_a_delivery_per_auction_partner(cli, receiver, configure_partner, drain):

@@ -1,4 +1,5 @@
 """`outbox parked|requeue`: what ops see of rows the relay could not publish."""
+
 import json
 
 from models.db.outbox import OutboxMessage
@@ -10,8 +11,9 @@ def run(app, *args):
 
 
 def _parked(actor_name="no_such_actor"):
-    return OutboxMessage.create(actor_name=actor_name, args=["a1"], parked_at=now(),
-                                last_error=f"no actor named {actor_name!r} is declared")
+    return OutboxMessage.create(
+        actor_name=actor_name, args=["a1"], parked_at=now(), last_error=f"no actor named {actor_name!r} is declared"
+    )
 
 
 def test_parked_lists_each_row_with_its_error(app):

@@ -1,4 +1,5 @@
 """`partners create|list|show|update|rotate-secret` as ops run them."""
+
 import json
 
 import pytest
@@ -27,8 +28,14 @@ def test_create_prints_the_secret_once_and_stores_a_hash(cli, client):
     assert created["client_secret"] and created["environment"] == "staging"
     shown = _json(cli("show", "PARTNER_C"))
     assert created["client_secret"] not in json.dumps(shown)
-    token = client.post("/oauth2/token", data={"grant_type": "client_credentials", "client_id": created["client_id"],
-                                               "client_secret": created["client_secret"]})
+    token = client.post(
+        "/oauth2/token",
+        data={
+            "grant_type": "client_credentials",
+            "client_id": created["client_id"],
+            "client_secret": created["client_secret"],
+        },
+    )
     assert token.status_code == 200
 
 
@@ -62,11 +69,23 @@ def test_update_unknown_partner(cli):
 
 def test_rotate_secret_revokes_the_old_one(cli, client):
     rotated = _json(cli("rotate-secret", "PARTNER_B"))
-    old = client.post("/oauth2/token", data={"grant_type": "client_credentials", "client_id": "sandbox-partner-b",
-                                             "client_secret": "sandbox-secret-b"})
+    old = client.post(
+        "/oauth2/token",
+        data={
+            "grant_type": "client_credentials",
+            "client_id": "sandbox-partner-b",
+            "client_secret": "sandbox-secret-b",
+        },
+    )
     assert old.status_code == 401
-    new = client.post("/oauth2/token", data={"grant_type": "client_credentials", "client_id": rotated["client_id"],
-                                             "client_secret": rotated["client_secret"]})
+    new = client.post(
+        "/oauth2/token",
+        data={
+            "grant_type": "client_credentials",
+            "client_id": rotated["client_id"],
+            "client_secret": rotated["client_secret"],
+        },
+    )
     assert new.status_code == 200
 
 

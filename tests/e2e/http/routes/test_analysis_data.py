@@ -1,4 +1,5 @@
 """GET /v1/proposals/{id}/analysis-data: analyses with snapshots and consent evidence."""
+
 from datetime import timedelta
 
 from tests import builders as f
@@ -13,10 +14,24 @@ def test_analyses_and_consents_newest_first(client, auth):
     p = f.proposal(path=("CREDIT_ANALYSIS_IN_PROGRESS", "OFFERS_RECEIVED"))
     f.consent(p, captured_at=f.T0)
     f.consent(p, captured_at=f.T0 + timedelta(hours=1), channel="app", document_text="Second consent")
-    failed = f.analysis(p, outcome="FAILED", error_code="CRA-DTP-003", retryable=True, approved_at=None,
-                        pod_limit_max=None, margin_snapshot=None, engine_result=None)
-    approved = f.analysis(p, kind="retry", attempt=2, started_at=f.T0 + timedelta(hours=1),
-                          finished_at=f.T0 + timedelta(hours=1, seconds=5), approved_at=f.T0 + timedelta(hours=1, seconds=5))
+    failed = f.analysis(
+        p,
+        outcome="FAILED",
+        error_code="CRA-DTP-003",
+        retryable=True,
+        approved_at=None,
+        pod_limit_max=None,
+        margin_snapshot=None,
+        engine_result=None,
+    )
+    approved = f.analysis(
+        p,
+        kind="retry",
+        attempt=2,
+        started_at=f.T0 + timedelta(hours=1),
+        finished_at=f.T0 + timedelta(hours=1, seconds=5),
+        approved_at=f.T0 + timedelta(hours=1, seconds=5),
+    )
     # When reading the analysis data
     response = client.get(url(p.id), headers=auth())
     # Then both analyses, newest first, with snapshots; both consents with their text
@@ -24,14 +39,29 @@ def test_analyses_and_consents_newest_first(client, auth):
     assert response.status_code == 200
     assert [a["id"] for a in body["analyses"]] == [approved.id, failed.id]
     assert body["analyses"][0] == {
-        "id": approved.id, "outcome": "APPROVED", "kind": "retry", "attempt": 2, "mode": "hybrid",
-        "promotional": False, "available_margin": 850.0, "max_loan_amount": 10000.0, "max_installments": 48,
-        "max_monthly_payment": 850.0, "min_monthly_payment": 50.0, "monthly_rate": 0.0199, "pod_limit_max": 10000.0,
-        "promotional_pod_limit_max": None, "rejection_reason": None, "error_code": None, "retryable": False,
+        "id": approved.id,
+        "outcome": "APPROVED",
+        "kind": "retry",
+        "attempt": 2,
+        "mode": "hybrid",
+        "promotional": False,
+        "available_margin": 850.0,
+        "max_loan_amount": 10000.0,
+        "max_installments": 48,
+        "max_monthly_payment": 850.0,
+        "min_monthly_payment": 50.0,
+        "monthly_rate": 0.0199,
+        "pod_limit_max": 10000.0,
+        "promotional_pod_limit_max": None,
+        "rejection_reason": None,
+        "error_code": None,
+        "retryable": False,
         "margin_snapshot": {"available_margin": "850.00", "employer": "ACME LTDA"},
         "engine_result": {"score": 712, "decision": "APPROVED"},
-        "started_at": "2026-05-11T16:00:00.000Z", "finished_at": "2026-05-11T16:00:05.000Z",
-        "approved_at": "2026-05-11T16:00:05.000Z"}
+        "started_at": "2026-05-11T16:00:00.000Z",
+        "finished_at": "2026-05-11T16:00:05.000Z",
+        "approved_at": "2026-05-11T16:00:05.000Z",
+    }
     assert body["analyses"][1]["error_code"] == "CRA-DTP-003" and body["analyses"][1]["margin_snapshot"] is None
     assert [c["document_text"] for c in body["consents"]] == ["Second consent", "I authorise the payroll margin query."]
     assert body["consents"][0]["channel"] == "app"
@@ -40,8 +70,12 @@ def test_analyses_and_consents_newest_first(client, auth):
 
 def test_never_analysed_is_empty(client, auth):
     p = f.proposal()
-    assert client.get(url(p.id), headers=auth()).get_json() == {"proposal_id": p.id, "cpf": p.cpf,
-                                                                "analyses": [], "consents": []}
+    assert client.get(url(p.id), headers=auth()).get_json() == {
+        "proposal_id": p.id,
+        "cpf": p.cpf,
+        "analyses": [],
+        "consents": [],
+    }
 
 
 def test_another_origins_proposal_is_403(client, auth):

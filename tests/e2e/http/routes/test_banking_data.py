@@ -1,11 +1,17 @@
 """POST /v1/proposals/<id>/banking-data: the three options, field rules and the Pix directory."""
+
 import pytest
 
 from models.db.proposals import Proposal
 from tests.builders import DEFAULT_CPF, pre_accepted_proposal
 
-ACCOUNT = {"bank_code": "341", "bank_branch": "1234", "bank_account": "567890", "bank_account_digit": "1",
-           "account_type": "checking"}
+ACCOUNT = {
+    "bank_code": "341",
+    "bank_branch": "1234",
+    "bank_account": "567890",
+    "bank_account_digit": "1",
+    "account_type": "checking",
+}
 
 
 @pytest.fixture
@@ -17,19 +23,29 @@ def proposal():
 def post(client, auth, drain):  # drain starts the worker the Pix lookup runs on
     def send(proposal_id, body, partner="PARTNER_A"):
         return client.post(f"/v1/proposals/{proposal_id}/banking-data", json=body, headers=auth(partner))
+
     return send
 
 
 def ok_body(proposal_id):
-    return {"message": "Banking data saved for disbursement", "proposal_id": proposal_id,
-            "status": "BANK_DATA_SUBMITTED", "ok": True}
+    return {
+        "message": "Banking data saved for disbursement",
+        "proposal_id": proposal_id,
+        "status": "BANK_DATA_SUBMITTED",
+        "ok": True,
+    }
 
 
 def test_traditional_account_is_saved_with_the_bank_code_normalised(post, proposal):
     response = post(proposal.id, {**ACCOUNT, "bank_code": "1", "account_type": "checking_account"})
     assert (response.status_code, response.json) == (200, ok_body(proposal.id))
     saved = Proposal.get_by_id(proposal.id)
-    assert (saved.status, saved.bank_code, saved.account_type, saved.pix_key) == ("BANK_DATA_SUBMITTED", "001", "checking", None)
+    assert (saved.status, saved.bank_code, saved.account_type, saved.pix_key) == (
+        "BANK_DATA_SUBMITTED",
+        "001",
+        "checking",
+        None,
+    )
 
 
 def test_cpf_key_is_confirmed_for_the_proposals_cpf(post, proposal):
@@ -44,11 +60,17 @@ def test_pix_key_clears_saved_traditional_fields(post, proposal):
     response = post(proposal.id, {"pix_key": "Maria@Example.com", "pix_key_type": "EMAIL"})
     assert (response.status_code, response.json) == (200, ok_body(proposal.id))
     saved = Proposal.get_by_id(proposal.id)
-    assert (saved.bank_code, saved.bank_account, saved.pix_key, saved.pix_key_type) == (None, None, "maria@example.com", "EMAIL")
+    assert (saved.bank_code, saved.bank_account, saved.pix_key, saved.pix_key_type) == (
+        None,
+        None,
+        "maria@example.com",
+        "EMAIL",
+    )
 
 
-@pytest.mark.parametrize("key,key_type", [("0f8fad5b-d9cb-469f-a165-70867728950e", "EVP"),
-                                          ("+5511987654321", "PHONE"), (DEFAULT_CPF, "CPF")])
+@pytest.mark.parametrize(
+    "key,key_type", [("0f8fad5b-d9cb-469f-a165-70867728950e", "EVP"), ("+5511987654321", "PHONE"), (DEFAULT_CPF, "CPF")]
+)
 def test_well_formed_keys_of_the_customer_are_confirmed(post, proposal, key, key_type):
     response = post(proposal.id, {"pix_key": key, "pix_key_type": key_type})
     assert (response.status_code, response.json["ok"]) == (200, True)
@@ -56,9 +78,15 @@ def test_well_formed_keys_of_the_customer_are_confirmed(post, proposal, key, key
 
 def test_key_of_another_cpf_answers_ok_false_cpf_mismatch(post, proposal):
     response = post(proposal.id, {"pix_key": "mismatch@sandbox.test", "pix_key_type": "EMAIL"})
-    assert (response.status_code, response.json) == (200, {
-        "message": "The Pix key belongs to another CPF; ask the customer for their own key or account",
-        "proposal_id": proposal.id, "status": "PIX_KEY_CPF_MISMATCH", "ok": False})
+    assert (response.status_code, response.json) == (
+        200,
+        {
+            "message": "The Pix key belongs to another CPF; ask the customer for their own key or account",
+            "proposal_id": proposal.id,
+            "status": "PIX_KEY_CPF_MISMATCH",
+            "ok": False,
+        },
+    )
     assert Proposal.get_by_id(proposal.id).status == "PRE_ACCEPTED"
 
 
@@ -69,9 +97,15 @@ def test_cpf_key_of_another_cpf_is_a_mismatch(post, proposal):
 
 def test_unconfirmed_key_answers_ok_false_not_confirmed(post, proposal):
     response = post(proposal.id, {"pix_key": "unconfirmed@sandbox.test", "pix_key_type": "EMAIL"})
-    assert (response.status_code, response.json) == (200, {
-        "message": "The Pix key could not be confirmed; ask the customer for other banking data",
-        "proposal_id": proposal.id, "status": "PIX_KEY_NOT_CONFIRMED", "ok": False})
+    assert (response.status_code, response.json) == (
+        200,
+        {
+            "message": "The Pix key could not be confirmed; ask the customer for other banking data",
+            "proposal_id": proposal.id,
+            "status": "PIX_KEY_NOT_CONFIRMED",
+            "ok": False,
+        },
+    )
     assert Proposal.get_by_id(proposal.id).pix_key is None
 
 
@@ -83,28 +117,42 @@ def test_key_missing_from_the_directory_is_not_validated(post, proposal):
 def test_key_held_at_a_bank_off_the_list_is_refused(post, proposal):
     response = post(proposal.id, {"pix_key": "otherbank@sandbox.test", "pix_key_type": "EMAIL"})
     assert response.status_code == 400
-    assert response.json == {"statusCode": 400, "error": "Bad Request", "errorCode": "PIX_KEY_BANK_NOT_ALLOWED",
-                             "message": "The Pix key's bank 999 is not accepted for disbursement"}
+    assert response.json == {
+        "statusCode": 400,
+        "error": "Bad Request",
+        "errorCode": "PIX_KEY_BANK_NOT_ALLOWED",
+        "message": "The Pix key's bank 999 is not accepted for disbursement",
+    }
 
 
 def test_bank_999_is_well_formed_but_not_allowed(post, proposal):
     response = post(proposal.id, {**ACCOUNT, "bank_code": "999"})
     assert (response.status_code, response.json["errorCode"], response.json["details"]["field"]) == (
-        400, "BANK_NOT_ALLOWED", "bank_code")
+        400,
+        "BANK_NOT_ALLOWED",
+        "bank_code",
+    )
 
 
-@pytest.mark.parametrize("body,field,code", [
-    ({"pix_key": "maria@example.com"}, "pix_key_type", "PIX_KEY_TYPE_REQUIRED"),
-    ({"pix_key": "12345678000199", "pix_key_type": "CNPJ"}, "pix_key_type", "PIX_KEY_TYPE_NOT_SUPPORTED"),
-    ({"pix_key": "not-a-uuid", "pix_key_type": "EVP"}, "pix_key", "INVALID_PIX_KEY"),
-    ({"pix_key": "11987654321", "pix_key_type": "PHONE"}, "pix_key", "INVALID_PIX_KEY"),
-    ({"pix_key": "98765432101", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # wrong check digits
-    ({"pix_key": "9876543210\uff10", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # fullwidth zero
-    ({"use_pix_cpf": True, "bank_code": "341"}, "bank_code", "INVALID_BANKING_DATA"),
-    ({"use_pix_cpf": True, "pix_key": "maria@example.com", "pix_key_type": "EMAIL"}, "use_pix_cpf", "INVALID_BANKING_DATA"),
-    ({k: v for k, v in ACCOUNT.items() if k != "bank_account_digit"}, "bank_account_digit", "INVALID_BANKING_DATA"),
-    ({"use_pix_cpf": False}, "bank_code", "INVALID_BANKING_DATA"),
-])
+@pytest.mark.parametrize(
+    "body,field,code",
+    [
+        ({"pix_key": "maria@example.com"}, "pix_key_type", "PIX_KEY_TYPE_REQUIRED"),
+        ({"pix_key": "12345678000199", "pix_key_type": "CNPJ"}, "pix_key_type", "PIX_KEY_TYPE_NOT_SUPPORTED"),
+        ({"pix_key": "not-a-uuid", "pix_key_type": "EVP"}, "pix_key", "INVALID_PIX_KEY"),
+        ({"pix_key": "11987654321", "pix_key_type": "PHONE"}, "pix_key", "INVALID_PIX_KEY"),
+        ({"pix_key": "98765432101", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # wrong check digits
+        ({"pix_key": "9876543210\uff10", "pix_key_type": "CPF"}, "pix_key", "INVALID_PIX_KEY"),  # fullwidth zero
+        ({"use_pix_cpf": True, "bank_code": "341"}, "bank_code", "INVALID_BANKING_DATA"),
+        (
+            {"use_pix_cpf": True, "pix_key": "maria@example.com", "pix_key_type": "EMAIL"},
+            "use_pix_cpf",
+            "INVALID_BANKING_DATA",
+        ),
+        ({k: v for k, v in ACCOUNT.items() if k != "bank_account_digit"}, "bank_account_digit", "INVALID_BANKING_DATA"),
+        ({"use_pix_cpf": False}, "bank_code", "INVALID_BANKING_DATA"),
+    ],
+)
 def test_invalid_combinations_answer_400_naming_the_field(post, proposal, body, field, code):
     response = post(proposal.id, body)
     assert (response.status_code, response.json["errorCode"], response.json["details"]["field"]) == (400, code, field)
@@ -113,19 +161,34 @@ def test_invalid_combinations_answer_400_naming_the_field(post, proposal, body, 
 def test_malformed_field_is_a_validation_error(post, proposal):
     response = post(proposal.id, {**ACCOUNT, "bank_branch": "12a4"})
     assert (response.status_code, response.json["errorCode"], response.json["details"]["field"]) == (
-        400, "VALIDATION_ERROR", "bank_branch")
+        400,
+        "VALIDATION_ERROR",
+        "bank_branch",
+    )
 
 
-@pytest.mark.parametrize("status", ["CONTRACT_GENERATED", "AWAITING_SIGNATURE", "SIGNED", "DISBURSED",
-                                    "CREDIT_ANALYSIS_IN_PROGRESS", "SIGNATURE_FAILED"])
+@pytest.mark.parametrize(
+    "status",
+    [
+        "CONTRACT_GENERATED",
+        "AWAITING_SIGNATURE",
+        "SIGNED",
+        "DISBURSED",
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "SIGNATURE_FAILED",
+    ],
+)
 def test_blocked_statuses_answer_400_status_does_not_allow_update(post, status):
     proposal = pre_accepted_proposal(status=status)
     response = post(proposal.id, ACCOUNT)
     assert response.status_code == 400
     assert response.json == {
-        "statusCode": 400, "error": "Bad Request", "errorCode": "INVALID_STATUS_FOR_BANKING_DATA",
+        "statusCode": 400,
+        "error": "Bad Request",
+        "errorCode": "INVALID_STATUS_FOR_BANKING_DATA",
         "message": f"Proposal status {status} does not allow update of banking data",
-        "details": {"currentStatus": status, "requiredStatus": "PRE_ACCEPTED or BANK_DATA_SUBMITTED"}}
+        "details": {"currentStatus": status, "requiredStatus": "PRE_ACCEPTED or BANK_DATA_SUBMITTED"},
+    }
 
 
 def test_unknown_proposal_is_404(post):

@@ -1,4 +1,5 @@
 """GET /v1/banks: the authorised list served with code and name."""
+
 from models.services.banking.banks import AUTHORISED_BANKS
 
 

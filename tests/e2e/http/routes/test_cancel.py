@@ -1,4 +1,5 @@
 """POST cancel: allowed in CONTRACT_GENERATED / AWAITING_SIGNATURE only; funding cancel best effort."""
+
 import pytest
 
 from models.db.contracts import Contract
@@ -19,13 +20,22 @@ def test_cancel_while_awaiting_signature(client, auth, drain, business_day):
     proposal, contract = awaiting_signature(client, auth, drain)
     response = cancel(client, auth, proposal.id)
     saved = Proposal.get_by_id(proposal.id)
-    assert (response.status_code, response.json) == (200, {
-        "id": proposal.id, "cpf": proposal.cpf, "full_name": "MARIA DA SILVA", "status": "CANCELED",
-        "updated_at": isoformat_z(saved.updated_at)})
+    assert (response.status_code, response.json) == (
+        200,
+        {
+            "id": proposal.id,
+            "cpf": proposal.cpf,
+            "full_name": "MARIA DA SILVA",
+            "status": "CANCELED",
+            "updated_at": isoformat_z(saved.updated_at),
+        },
+    )
     drain()
     row = Contract.get_by_id(contract["contract_id"])
     assert (row.status, row.funding_canceled_at is not None) == ("CANCELED", True)
-    assert SandboxFundingApplication.get(SandboxFundingApplication.id == row.funding_application_id).status == "CANCELED"
+    assert (
+        SandboxFundingApplication.get(SandboxFundingApplication.id == row.funding_application_id).status == "CANCELED"
+    )
     assert SandboxSigningProcess.get_by_id(row.unico_process_id).status == "CANCELED"
 
 
@@ -52,11 +62,17 @@ def test_cancel_in_contract_generated_is_allowed(client, auth):
 def test_cancel_refused_in_other_statuses(client, auth, status):
     proposal = pre_accepted_proposal(status=status)
     response = cancel(client, auth, proposal.id)
-    assert (response.status_code, response.json) == (400, {
-        "statusCode": 400, "error": "Bad Request", "errorCode": "INVALID_STATUS_FOR_CANCEL",
-        "message": f"Proposal in status {status} cannot be canceled; allowed only in CONTRACT_GENERATED or "
-                   "AWAITING_SIGNATURE",
-        "details": {"currentStatus": status, "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE"}})
+    assert (response.status_code, response.json) == (
+        400,
+        {
+            "statusCode": 400,
+            "error": "Bad Request",
+            "errorCode": "INVALID_STATUS_FOR_CANCEL",
+            "message": f"Proposal in status {status} cannot be canceled; allowed only in CONTRACT_GENERATED or "
+            "AWAITING_SIGNATURE",
+            "details": {"currentStatus": status, "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE"},
+        },
+    )
     assert Proposal.get_by_id(proposal.id).status == status
 
 

@@ -1,6 +1,7 @@
 """POST/GET contract: hybrid and async generation, polling, every 409, the CCB document."""
 
 from datetime import timedelta
+
 import freezegun
 import pytest
 
@@ -35,19 +36,34 @@ def test_hybrid_answers_201_with_the_contract_data(client, auth, drain, ready):
     contract = Contract.get_by_id(body["contract_id"])
     offer = ready.offers.get().payload
     assert body == {
-        "contract_id": contract.id, "status": "CONTRACT_GENERATED",
-        "principal_amount": offer["principal_amount"], "interest_rate": offer["interest_rate"],
-        "total_amount": offer["total_amount"], "installment_amount": offer["installment_amount"],
-        "installments": offer["installments"], "first_due_date": offer["first_due_date"],
-        "has_original_document": True, "user_redirect_url": contract.user_redirect_url,
+        "contract_id": contract.id,
+        "status": "CONTRACT_GENERATED",
+        "principal_amount": offer["principal_amount"],
+        "interest_rate": offer["interest_rate"],
+        "total_amount": offer["total_amount"],
+        "installment_amount": offer["installment_amount"],
+        "installments": offer["installments"],
+        "first_due_date": offer["first_due_date"],
+        "has_original_document": True,
+        "user_redirect_url": contract.user_redirect_url,
         "unico_process_id": contract.unico_process_id,
-        "digital_signature": {"signature_id": contract.signature_id, "unico_process_id": contract.unico_process_id,
-                              "user_redirect_url": contract.user_redirect_url, "status": "PENDING",
-                              "expires_at": "2026-03-12T00:00:00.000Z"},  # Wednesday 21:00 in São Paulo
-        "contract_details": {"principal_amount": offer["principal_amount"], "interest_rate": offer["interest_rate"],
-                             "installments": offer["installments"], "total_amount": offer["total_amount"],
-                             "installment_amount": offer["installment_amount"],
-                             "first_due_date": offer["first_due_date"], "disbursement_date": "2026-03-11"}}
+        "digital_signature": {
+            "signature_id": contract.signature_id,
+            "unico_process_id": contract.unico_process_id,
+            "user_redirect_url": contract.user_redirect_url,
+            "status": "PENDING",
+            "expires_at": "2026-03-12T00:00:00.000Z",
+        },  # Wednesday 21:00 in São Paulo
+        "contract_details": {
+            "principal_amount": offer["principal_amount"],
+            "interest_rate": offer["interest_rate"],
+            "installments": offer["installments"],
+            "total_amount": offer["total_amount"],
+            "installment_amount": offer["installment_amount"],
+            "first_due_date": offer["first_due_date"],
+            "disbursement_date": "2026-03-11",
+        },
+    }
     assert body["user_redirect_url"] == f"http://localhost/sandbox/esign/{contract.unico_process_id}"
     assert history(ready.id)[-3:] == ["CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATED", "AWAITING_SIGNATURE"]
 
@@ -56,11 +72,14 @@ def test_hybrid_answers_201_with_the_contract_data(client, auth, drain, ready):
 def test_async_variants_answer_202_at_once(client, auth, ready, held_outbox, suffix):
     response = post(client, auth, ready.id, suffix)
     assert response.status_code == 202
-    assert response.json == {"async_processing": True,
-                             "message": "Contract generation in progress; poll status_url every 2 seconds",
-                             "proposal_id": ready.id, "status": "CONTRACT_GENERATION_IN_PROGRESS",
-                             "processing_started_at": response.json["processing_started_at"],
-                             "status_url": f"/proposals/{ready.id}/contract/status"}
+    assert response.json == {
+        "async_processing": True,
+        "message": "Contract generation in progress; poll status_url every 2 seconds",
+        "proposal_id": ready.id,
+        "status": "CONTRACT_GENERATION_IN_PROGRESS",
+        "processing_started_at": response.json["processing_started_at"],
+        "status_url": f"/proposals/{ready.id}/contract/status",
+    }
 
 
 def test_polling_answers_202_while_generating_then_200(client, auth, drain, ready, held_outbox, monkeypatch):
@@ -69,11 +88,21 @@ def test_polling_answers_202_while_generating_then_200(client, auth, drain, read
     drain()
     response = client.get(f"/v1/proposals/{ready.id}/contract", headers=auth())
     contract = Contract.get(Contract.proposal == ready.id)
-    assert (response.status_code, response.json) == (200, {
-        "proposal_id": ready.id, "proposal_status": "AWAITING_SIGNATURE", "contract_id": contract.id,
-        "contract_status": "CONTRACT_GENERATED",
-        "digital_signature": {"signature_id": contract.signature_id, "status": "PENDING",
-                              "user_redirect_url": contract.user_redirect_url, "expires_at": "2026-03-12T00:00:00.000Z"}})
+    assert (response.status_code, response.json) == (
+        200,
+        {
+            "proposal_id": ready.id,
+            "proposal_status": "AWAITING_SIGNATURE",
+            "contract_id": contract.id,
+            "contract_status": "CONTRACT_GENERATED",
+            "digital_signature": {
+                "signature_id": contract.signature_id,
+                "status": "PENDING",
+                "user_redirect_url": contract.user_redirect_url,
+                "expires_at": "2026-03-12T00:00:00.000Z",
+            },
+        },
+    )
 
 
 def test_watchdog_fails_an_unfinished_generation_after_three_minutes(client, auth, drain, ready, held_outbox):
@@ -91,9 +120,14 @@ def test_watchdog_fails_an_unfinished_generation_after_three_minutes(client, aut
 def test_terminal_status_answers_409_with_the_contract_status_body(client, auth):
     proposal = pre_accepted_proposal(status="CANCELED")
     response = client.get(f"/v1/proposals/{proposal.id}/contract", headers=auth())
-    assert (response.status_code, response.json) == (409, {
-        "code": "TERMINAL_PROPOSAL_STATUS", "message": "Proposal is in terminal status CANCELED",
-        "details": {"current_status": "CANCELED"}})
+    assert (response.status_code, response.json) == (
+        409,
+        {
+            "code": "TERMINAL_PROPOSAL_STATUS",
+            "message": "Proposal is in terminal status CANCELED",
+            "details": {"current_status": "CANCELED"},
+        },
+    )
 
 
 def test_polling_without_a_contract_is_404(client, auth, ready):
@@ -106,27 +140,36 @@ def test_polling_an_unknown_proposal_is_404(client, auth):
     assert (response.status_code, response.json["errorCode"]) == (404, "PROPOSAL_NOT_FOUND")
 
 
-@pytest.mark.parametrize("status,code", [
-    ("CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATION_IN_PROGRESS"),
-    ("CONTRACT_GENERATED", "CONTRACT_ALREADY_GENERATED"),
-    ("AWAITING_SIGNATURE", "CONTRACT_ALREADY_GENERATED"),
-    ("SIGNED", "SIGNED_CONTRACT_EXISTS"),
-    ("ANALYSIS_APPROVED", "SIGNED_CONTRACT_EXISTS"),
-    ("DISBURSED", "PROPOSAL_FINALIZED"),
-    ("SIGNATURE_FAILED", "PROPOSAL_FINALIZED"),
-])
+@pytest.mark.parametrize(
+    "status,code",
+    [
+        ("CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATION_IN_PROGRESS"),
+        ("CONTRACT_GENERATED", "CONTRACT_ALREADY_GENERATED"),
+        ("AWAITING_SIGNATURE", "CONTRACT_ALREADY_GENERATED"),
+        ("SIGNED", "SIGNED_CONTRACT_EXISTS"),
+        ("ANALYSIS_APPROVED", "SIGNED_CONTRACT_EXISTS"),
+        ("DISBURSED", "PROPOSAL_FINALIZED"),
+        ("SIGNATURE_FAILED", "PROPOSAL_FINALIZED"),
+    ],
+)
 def test_post_contract_conflicts_carry_the_spec_error_code(client, auth, business_day, status, code):
     proposal = pre_accepted_proposal(status=status)
     response = post(client, auth, proposal.id)
     assert (response.status_code, response.json["errorCode"], response.json["details"]["currentStatus"]) == (
-        409, code, status)
+        409,
+        code,
+        status,
+    )
 
 
 def test_post_contract_conflicts_when_the_cpf_has_another_signed_contract(client, auth, ready):
     other = pre_accepted_proposal(status="SIGNED")
     response = post(client, auth, ready.id)
     assert (response.status_code, response.json["errorCode"], response.json["details"]["proposal_id"]) == (
-        409, "CONTRACT_ACTIVE", other.id)
+        409,
+        "CONTRACT_ACTIVE",
+        other.id,
+    )
 
 
 def test_post_contract_before_banking_data_is_409(client, auth, business_day):
@@ -146,9 +189,17 @@ def test_post_contract_needs_the_selected_offer_unexpired(client, auth, ready, h
         assert (response.status_code, contracts) == (202, 1)
         return
     # Then at the instant it is refused like pre-accept refuses it, and nothing is written
-    assert (response.status_code, response.json, contracts) == (400, {
-        "statusCode": 400, "error": "Bad Request", "errorCode": "OFFER_EXPIRED",
-        "message": "The offer has expired; simulate or analyse again", "details": {"field": "selected_offer_id"}}, 0)
+    assert (response.status_code, response.json, contracts) == (
+        400,
+        {
+            "statusCode": 400,
+            "error": "Bad Request",
+            "errorCode": "OFFER_EXPIRED",
+            "message": "The offer has expired; simulate or analyse again",
+            "details": {"field": "selected_offer_id"},
+        },
+        0,
+    )
     assert Proposal.get_by_id(ready.id).status == "BANK_DATA_SUBMITTED"
     assert history(ready.id)[-1] == "PRE_ACCEPTED"
 

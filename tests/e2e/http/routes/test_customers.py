@@ -1,4 +1,5 @@
 """GET /v1/customers/{cpf}/contracts, /available-loan-amount and /summary."""
+
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -27,40 +28,69 @@ def disbursed_contract(origin: str, principal: str, paid_at, cpf: str = CPF):
 
 
 @pytest.mark.parametrize("url", [contracts_url, amount_url, summary_url])
-@pytest.mark.parametrize("cpf", ["5299822472", "529982247250", "529.982.247-25", "5299822472a", "52998224724",
-                                 "11111111111", "5299822472\uff15"])
+@pytest.mark.parametrize(
+    "cpf",
+    ["5299822472", "529982247250", "529.982.247-25", "5299822472a", "52998224724", "11111111111", "5299822472\uff15"],
+)
 def test_invalid_cpf_is_400(client, auth, url, cpf):
     response = client.get(url(cpf), headers=auth())
     assert response.status_code == 400
-    assert response.get_json() == {"statusCode": 400,
-                                   "message": "Invalid CPF: it must be 11 digits with valid check digits",
-                                   "error": "Bad Request", "errorCode": "INVALID_CPF", "details": {"field": "cpf"}}
+    assert response.get_json() == {
+        "statusCode": 400,
+        "message": "Invalid CPF: it must be 11 digits with valid check digits",
+        "error": "Bad Request",
+        "errorCode": "INVALID_CPF",
+        "details": {"field": "cpf"},
+    }
 
 
 def test_contracts_have_exactly_the_spec_fields(client, auth):
     # Given a disbursed contract of the origin
     p = f.proposal(cpf=CPF, path=("DISBURSED",))
-    c = f.contract(p, issuer_application_id="CCB-2026-000123", disbursement_amount=Decimal("4950.00"),
-                   disbursement_date=date(2026, 5, 12), disbursement_paid_at=f.T0 + timedelta(days=1),
-                   issue_date=f.T0)
+    c = f.contract(
+        p,
+        issuer_application_id="CCB-2026-000123",
+        disbursement_amount=Decimal("4950.00"),
+        disbursement_date=date(2026, 5, 12),
+        disbursement_paid_at=f.T0 + timedelta(days=1),
+        issue_date=f.T0,
+    )
     # When listing the customer's contracts
     response = client.get(contracts_url(), headers=auth())
     # Then the Customer contract fields, exactly
     assert response.status_code == 200
-    assert response.get_json() == {"cpf": CPF, "total": 1, "contracts": [{
-        "contract_id": c.id, "proposal_id": p.id, "status": "ISSUED", "issuer_application_id": "CCB-2026-000123",
-        "principal_amount": 5000.0, "total_amount": 6939.6, "installment_amount": 289.15, "installments": 24,
-        "interest_rate": 1.99, "disbursement_amount": 4950.0, "disbursement_date": "2026-05-12",
-        "disbursement_paid_at": "2026-05-12T15:00:00.000Z", "first_due_date": "2026-07-05",
-        "final_due_date": "2028-06-05", "issue_date": "2026-05-11T15:00:00.000Z",
-        "created_at": "2026-05-11T15:00:00.000Z"}]}
+    assert response.get_json() == {
+        "cpf": CPF,
+        "total": 1,
+        "contracts": [
+            {
+                "contract_id": c.id,
+                "proposal_id": p.id,
+                "status": "ISSUED",
+                "issuer_application_id": "CCB-2026-000123",
+                "principal_amount": 5000.0,
+                "total_amount": 6939.6,
+                "installment_amount": 289.15,
+                "installments": 24,
+                "interest_rate": 1.99,
+                "disbursement_amount": 4950.0,
+                "disbursement_date": "2026-05-12",
+                "disbursement_paid_at": "2026-05-12T15:00:00.000Z",
+                "first_due_date": "2026-07-05",
+                "final_due_date": "2028-06-05",
+                "issue_date": "2026-05-11T15:00:00.000Z",
+                "created_at": "2026-05-11T15:00:00.000Z",
+            }
+        ],
+    }
 
 
 def test_contracts_of_every_status_newest_first(client, auth):
     p = f.proposal(cpf=CPF, path=("CANCELED",))
     old = f.contract(p, status="CANCELED", created_at=f.T0)
-    new = f.contract(f.proposal(cpf=CPF, path=("AWAITING_SIGNATURE",)), status="PENDING",
-                     created_at=f.T0 + timedelta(days=2))
+    new = f.contract(
+        f.proposal(cpf=CPF, path=("AWAITING_SIGNATURE",)), status="PENDING", created_at=f.T0 + timedelta(days=2)
+    )
     body = client.get(contracts_url(), headers=auth()).get_json()
     assert [c["contract_id"] for c in body["contracts"]] == [new.id, old.id]
     assert body["total"] == 2
@@ -83,8 +113,11 @@ def test_available_amount_is_the_approved_limit_when_nothing_was_disbursed(clien
     response = client.get(amount_url(), headers=auth())
     # Then the full limit and the approval time
     assert response.status_code == 200
-    assert response.get_json() == {"cpf": CPF, "available_loan_amount": 10000.0,
-                                   "approved_at": "2026-05-11T15:00:09.000Z"}
+    assert response.get_json() == {
+        "cpf": CPF,
+        "available_loan_amount": 10000.0,
+        "approved_at": "2026-05-11T15:00:09.000Z",
+    }
     assert a.approved_at is not None
 
 
@@ -104,10 +137,16 @@ def test_available_amount_subtracts_contracts_disbursed_after_approval_at_any_or
 
 def test_available_amount_uses_the_last_approval(client, auth):
     older = f.analysis(f.proposal(cpf=CPF), pod_limit_max=Decimal("3000.00"))
-    newer = f.analysis(f.proposal(cpf=CPF), pod_limit_max=Decimal("8000.00"),
-                       approved_at=older.approved_at + timedelta(days=3))
-    f.analysis(f.proposal(cpf=CPF), outcome="REJECTED", approved_at=None, pod_limit_max=None,
-               started_at=newer.approved_at + timedelta(days=1))
+    newer = f.analysis(
+        f.proposal(cpf=CPF), pod_limit_max=Decimal("8000.00"), approved_at=older.approved_at + timedelta(days=3)
+    )
+    f.analysis(
+        f.proposal(cpf=CPF),
+        outcome="REJECTED",
+        approved_at=None,
+        pod_limit_max=None,
+        started_at=newer.approved_at + timedelta(days=1),
+    )
     body = client.get(amount_url(), headers=auth()).get_json()
     assert body == {"cpf": CPF, "available_loan_amount": 8000.0, "approved_at": "2026-05-14T15:00:09.000Z"}
 
@@ -116,8 +155,14 @@ def test_available_amount_after_a_promotional_approval_uses_the_promotional_limi
     # Given a standard approval, then a promotional re-analysis approval
     p = f.proposal(cpf=CPF)
     first = f.analysis(p)
-    promo = f.analysis(p, kind="promotional", promotional=True, pod_limit_max=Decimal("10000.00"),
-                       promotional_pod_limit_max=Decimal("12500.00"), approved_at=first.approved_at + timedelta(hours=21))
+    promo = f.analysis(
+        p,
+        kind="promotional",
+        promotional=True,
+        pod_limit_max=Decimal("10000.00"),
+        promotional_pod_limit_max=Decimal("12500.00"),
+        approved_at=first.approved_at + timedelta(hours=21),
+    )
     disbursed_contract("PARTNER_B", "2000.00", promo.approved_at + timedelta(hours=1))
     # When asking
     body = client.get(amount_url(), headers=auth()).get_json()
@@ -173,5 +218,10 @@ def test_summary_of_an_unknown_customer_is_nulls_and_empty(client, auth):
     response = client.get(summary_url(), headers=auth("PARTNER_B"))
     # Then 200 with nulls and no contracts
     assert response.status_code == 200
-    assert response.get_json() == {"cpf": CPF, "email": None, "available_loan_amount": None,
-                                   "available_loan_approved_at": None, "contracts": []}
+    assert response.get_json() == {
+        "cpf": CPF,
+        "email": None,
+        "available_loan_amount": None,
+        "available_loan_approved_at": None,
+        "contracts": [],
+    }

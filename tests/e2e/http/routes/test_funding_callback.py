@@ -1,4 +1,5 @@
 """POST /callbacks/funding: the funding partner's withdrawal event, HMAC-authenticated."""
+
 import json
 
 import pytest
@@ -22,7 +23,9 @@ def test_withdrawal_moves_the_disbursed_proposal_to_cancelled_by_user(client):
     assert response.status_code == 200
     assert response.get_json() == {"received": True, "proposal_id": proposal.id, "status": "CANCELLED_BY_USER"}
     assert Proposal.get_by_id(proposal.id).status == "CANCELLED_BY_USER"
-    last = StatusChange.select().where(StatusChange.proposal == proposal.id).order_by(StatusChange.sequence.desc()).get()
+    last = (
+        StatusChange.select().where(StatusChange.proposal == proposal.id).order_by(StatusChange.sequence.desc()).get()
+    )
     assert (last.source, last.trigger) == ("funding", "CUSTOMER_WITHDRAWAL")
 
 
@@ -31,8 +34,12 @@ def test_a_repeated_event_changes_nothing(client):
     body = {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0002"}
     assert _post(client, body).status_code == 200
     assert _post(client, body).status_code == 200
-    assert StatusChange.select().where(StatusChange.proposal == proposal.id,
-                                       StatusChange.new_status == "CANCELLED_BY_USER").count() == 1
+    assert (
+        StatusChange.select()
+        .where(StatusChange.proposal == proposal.id, StatusChange.new_status == "CANCELLED_BY_USER")
+        .count()
+        == 1
+    )
 
 
 def test_wrong_signature_is_401(client):
@@ -41,8 +48,10 @@ def test_wrong_signature_is_401(client):
     assert response.status_code == 401 and response.get_json()["errorCode"] == "INVALID_SIGNATURE"
 
 
-@pytest.mark.parametrize("body, field", [({"event": "OTHER", "issuer_application_id": "x"}, "event"),
-                                         ({"event": "WITHDRAWAL"}, "issuer_application_id")])
+@pytest.mark.parametrize(
+    "body, field",
+    [({"event": "OTHER", "issuer_application_id": "x"}, "event"), ({"event": "WITHDRAWAL"}, "issuer_application_id")],
+)
 def test_invalid_event_is_400_naming_the_field(client, body, field):
     response = _post(client, body)
     assert response.status_code == 400 and response.get_json()["details"]["field"] == field
@@ -57,11 +66,20 @@ def test_withdrawal_before_disbursement_is_a_409(client):
 
     proposal = pre_accepted_proposal(status="AWAITING_SIGNATURE")
     offer = proposal.offers.get()
-    Contract.create(proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf,
-                    principal_amount=offer.principal_amount, total_amount=offer.payload["total_amount"],
-                    installment_amount=offer.installment_amount, installments=offer.installments,
-                    interest_rate=offer.interest_rate, first_due_date=offer.payload["first_due_date"],
-                    final_due_date=offer.payload["final_due_date"], issuer_application_id="CCB-0004")
+    Contract.create(
+        proposal=proposal.id,
+        offer_id=offer.id,
+        origin=proposal.origin,
+        cpf=proposal.cpf,
+        principal_amount=offer.principal_amount,
+        total_amount=offer.payload["total_amount"],
+        installment_amount=offer.installment_amount,
+        installments=offer.installments,
+        interest_rate=offer.interest_rate,
+        first_due_date=offer.payload["first_due_date"],
+        final_due_date=offer.payload["final_due_date"],
+        issuer_application_id="CCB-0004",
+    )
     response = _post(client, {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0004"})
     assert response.status_code == 409 and response.get_json()["details"] == {"currentStatus": "AWAITING_SIGNATURE"}
     assert Proposal.get_by_id(proposal.id).status == "AWAITING_SIGNATURE"
@@ -74,12 +92,21 @@ def test_withdrawal_changes_the_contract_with_that_ccb_number_even_when_a_newer_
 
     proposal = disbursed_proposal(issuer_application_id="CCB-0005")
     withdrawn = Contract.get(Contract.issuer_application_id == "CCB-0005")
-    other = Contract.create(proposal=proposal.id, offer_id=withdrawn.offer_id, origin=proposal.origin, cpf=proposal.cpf,
-                            status="FAILED", principal_amount=withdrawn.principal_amount,
-                            total_amount=withdrawn.total_amount, installment_amount=withdrawn.installment_amount,
-                            installments=withdrawn.installments, interest_rate=withdrawn.interest_rate,
-                            first_due_date=withdrawn.first_due_date, final_due_date=withdrawn.final_due_date,
-                            created_at=withdrawn.created_at + timedelta(minutes=1))
+    other = Contract.create(
+        proposal=proposal.id,
+        offer_id=withdrawn.offer_id,
+        origin=proposal.origin,
+        cpf=proposal.cpf,
+        status="FAILED",
+        principal_amount=withdrawn.principal_amount,
+        total_amount=withdrawn.total_amount,
+        installment_amount=withdrawn.installment_amount,
+        installments=withdrawn.installments,
+        interest_rate=withdrawn.interest_rate,
+        first_due_date=withdrawn.first_due_date,
+        final_due_date=withdrawn.final_due_date,
+        created_at=withdrawn.created_at + timedelta(minutes=1),
+    )
     response = _post(client, {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0005"})
     assert response.status_code == 200
     assert Contract.get_by_id(withdrawn.id).status == "CANCELLED_BY_USER"

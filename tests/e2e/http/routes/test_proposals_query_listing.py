@@ -1,4 +1,5 @@
 """GET /v1/proposals: each filter, each sort, pagination edges, errors and origin isolation."""
+
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
@@ -19,9 +20,17 @@ def at(text: str) -> datetime:
 
 def test_item_has_exactly_the_spec_fields(client, auth):
     # Given a proposal with banking data and a selected offer
-    p = f.proposal(path=("TOKEN_SENT",), bank_code="001", bank_branch="1234", bank_branch_digit="5",
-                   bank_account="12345678", bank_account_digit="9", account_type="checking",
-                   user_redirect_url="https://sign.example/abc", updated_at=f.T0 + timedelta(seconds=1, microseconds=234567))
+    p = f.proposal(
+        path=("TOKEN_SENT",),
+        bank_code="001",
+        bank_branch="1234",
+        bank_branch_digit="5",
+        bank_account="12345678",
+        bank_account_digit="9",
+        account_type="checking",
+        user_redirect_url="https://sign.example/abc",
+        updated_at=f.T0 + timedelta(seconds=1, microseconds=234567),
+    )
     o = f.offer(p)
     p.selected_offer_id = o.id
     p.save()
@@ -29,16 +38,37 @@ def test_item_has_exactly_the_spec_fields(client, auth):
     response = client.get(URL, headers=auth())
     # Then the item is the spec's Proposal, account masked
     assert response.status_code == 200
-    assert response.get_json()["data"] == [{
-        "id": p.id, "cpf": p.cpf, "full_name": "MARIA DA SILVA", "birth_date": "1985-03-14",
-        "email": "maria@example.com", "phone": "+5511987654321", "status": "TOKEN_SENT",
-        "status_detail": {"code": "TOKEN_SENT", "name": "Token sent",
-                          "description": "SMS token sent to the customer's phone.", "order": 2},
-        "bank_code": "001", "agency": "1234-5", "account": "****5678-9", "account_type": "checking",
-        "origin": "PARTNER_A", "user_redirect_url": "https://sign.example/abc",
-        "selected_offer": {"id": o.id, "principal_amount": 5000.0, "installments": 24, "installment_amount": 289.15},
-        "created_at": "2026-05-11T15:00:00.000Z", "updated_at": "2026-05-11T15:00:01.234Z",
-    }]
+    assert response.get_json()["data"] == [
+        {
+            "id": p.id,
+            "cpf": p.cpf,
+            "full_name": "MARIA DA SILVA",
+            "birth_date": "1985-03-14",
+            "email": "maria@example.com",
+            "phone": "+5511987654321",
+            "status": "TOKEN_SENT",
+            "status_detail": {
+                "code": "TOKEN_SENT",
+                "name": "Token sent",
+                "description": "SMS token sent to the customer's phone.",
+                "order": 2,
+            },
+            "bank_code": "001",
+            "agency": "1234-5",
+            "account": "****5678-9",
+            "account_type": "checking",
+            "origin": "PARTNER_A",
+            "user_redirect_url": "https://sign.example/abc",
+            "selected_offer": {
+                "id": o.id,
+                "principal_amount": 5000.0,
+                "installments": 24,
+                "installment_amount": 289.15,
+            },
+            "created_at": "2026-05-11T15:00:00.000Z",
+            "updated_at": "2026-05-11T15:00:01.234Z",
+        }
+    ]
 
 
 def test_default_page_pagination_and_echo(client, auth):
@@ -46,9 +76,11 @@ def test_default_page_pagination_and_echo(client, auth):
     # When listing without parameters
     body = client.get(URL, headers=auth()).get_json()
     # Then an empty first page with the default sort echoed
-    assert body == {"data": [], "pagination": {"page": 1, "limit": 10, "total": 0, "totalPages": 0,
-                                               "hasNext": False, "hasPrev": False},
-                    "filters": {"sort": "created_at:desc"}}
+    assert body == {
+        "data": [],
+        "pagination": {"page": 1, "limit": 10, "total": 0, "totalPages": 0, "hasNext": False, "hasPrev": False},
+        "filters": {"sort": "created_at:desc"},
+    }
 
 
 def test_origin_isolation(client, auth):
@@ -61,12 +93,15 @@ def test_origin_isolation(client, auth):
     assert ids(client.get(URL, headers=auth("PARTNER_B"))) == [b.id]
 
 
-@pytest.mark.parametrize("name, value, matching, other", [
-    ("cpf", "5678", {"cpf": "12345678901"}, {"cpf": "99999999999"}),
-    ("full_name", "silv", {"full_name": "JOANA SILVEIRA"}, {"full_name": "JOAO SOUZA"}),
-    ("email", "EXAMPLE.ORG", {"email": "joana@example.org"}, {"email": "joao@example.com"}),
-    ("phone", "98765", {"phone": "+5511987654321"}, {"phone": "+5521912341234"}),
-])
+@pytest.mark.parametrize(
+    "name, value, matching, other",
+    [
+        ("cpf", "5678", {"cpf": "12345678901"}, {"cpf": "99999999999"}),
+        ("full_name", "silv", {"full_name": "JOANA SILVEIRA"}, {"full_name": "JOAO SOUZA"}),
+        ("email", "EXAMPLE.ORG", {"email": "joana@example.org"}, {"email": "joao@example.com"}),
+        ("phone", "98765", {"phone": "+5511987654321"}, {"phone": "+5521912341234"}),
+    ],
+)
 def test_partial_match_filters(client, auth, name, value, matching, other):
     # Given a matching and a non-matching proposal
     hit = f.proposal(**matching)
@@ -137,8 +172,7 @@ def test_created_range_is_inclusive_local_days(client, auth):
     last = f.proposal(created_at=at("2026-05-11T02:59:59.999+00:00"))  # 2026-05-10 23:59:59.999 local
     after = f.proposal(created_at=at("2026-05-11T03:00:00+00:00"))  # 2026-05-11 00:00 local
     # When filtering on that single day
-    got = ids(client.get(URL, query_string={"created_from": "2026-05-10", "created_to": "2026-05-10"},
-                         headers=auth()))
+    got = ids(client.get(URL, query_string={"created_from": "2026-05-10", "created_to": "2026-05-10"}, headers=auth()))
     # Then exactly the two inside
     assert got == [last.id, first.id]
     assert before.id not in got and after.id not in got
@@ -155,16 +189,19 @@ def test_updated_range_open_ended(client, auth):
     assert body["filters"] == {"updated_from": "2026-05-15", "sort": "created_at:desc"}
 
 
-@pytest.mark.parametrize("params, field", [
-    ({"created_from": "2026-13-01"}, "created_from"),
-    ({"updated_to": "10/05/2026"}, "updated_to"),
-    ({"created_from": "2026-05-11", "created_to": "2026-05-10"}, "created_from"),
-    ({"page": "0"}, "page"),
-    ({"page": "abc"}, "page"),
-    ({"limit": "0"}, "limit"),
-    ({"limit": "101"}, "limit"),
-    ({"bank_code": "12a"}, "bank_code"),
-])
+@pytest.mark.parametrize(
+    "params, field",
+    [
+        ({"created_from": "2026-13-01"}, "created_from"),
+        ({"updated_to": "10/05/2026"}, "updated_to"),
+        ({"created_from": "2026-05-11", "created_to": "2026-05-10"}, "created_from"),
+        ({"page": "0"}, "page"),
+        ({"page": "abc"}, "page"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "101"}, "limit"),
+        ({"bank_code": "12a"}, "bank_code"),
+    ],
+)
 def test_invalid_parameters_are_400_with_the_field(client, auth, params, field):
     response = client.get(URL, query_string=params, headers=auth())
     assert response.status_code == 400
@@ -175,15 +212,30 @@ def test_invalid_sort_is_400_with_valid_codes(client, auth):
     response = client.get(URL, query_string={"sort": "cpf:asc"}, headers=auth())
     assert response.status_code == 400
     assert response.get_json()["errorCode"] == "INVALID_SORT"
-    assert response.get_json()["details"] == {"field": "sort", "validCodes": [
-        "created_at:asc", "created_at:desc", "updated_at:asc", "updated_at:desc", "full_name:asc", "full_name:desc"]}
+    assert response.get_json()["details"] == {
+        "field": "sort",
+        "validCodes": [
+            "created_at:asc",
+            "created_at:desc",
+            "updated_at:asc",
+            "updated_at:desc",
+            "full_name:asc",
+            "full_name:desc",
+        ],
+    }
 
 
-@pytest.mark.parametrize("sort, expected", [
-    ("created_at:asc", ["a", "b", "c"]), ("created_at:desc", ["c", "b", "a"]),
-    ("updated_at:asc", ["b", "c", "a"]), ("updated_at:desc", ["a", "c", "b"]),
-    ("full_name:asc", ["c", "a", "b"]), ("full_name:desc", ["b", "a", "c"]),
-])
+@pytest.mark.parametrize(
+    "sort, expected",
+    [
+        ("created_at:asc", ["a", "b", "c"]),
+        ("created_at:desc", ["c", "b", "a"]),
+        ("updated_at:asc", ["b", "c", "a"]),
+        ("updated_at:desc", ["a", "c", "b"]),
+        ("full_name:asc", ["c", "a", "b"]),
+        ("full_name:desc", ["b", "a", "c"]),
+    ],
+)
 def test_each_sort(client, auth, sort, expected):
     # Given three proposals whose created, updated and name orders all differ
     rows = {
@@ -215,9 +267,23 @@ def test_middle_and_last_pages(client, auth):
     middle = client.get(URL, query_string={"page": 2}, headers=auth()).get_json()
     last = client.get(URL, query_string={"page": 3}, headers=auth()).get_json()
     # Then the pagination block tells where the client is
-    assert middle["pagination"] == {"page": 2, "limit": 10, "total": 25, "totalPages": 3, "hasNext": True, "hasPrev": True}
+    assert middle["pagination"] == {
+        "page": 2,
+        "limit": 10,
+        "total": 25,
+        "totalPages": 3,
+        "hasNext": True,
+        "hasPrev": True,
+    }
     assert len(last["data"]) == 5
-    assert last["pagination"] == {"page": 3, "limit": 10, "total": 25, "totalPages": 3, "hasNext": False, "hasPrev": True}
+    assert last["pagination"] == {
+        "page": 3,
+        "limit": 10,
+        "total": 25,
+        "totalPages": 3,
+        "hasNext": False,
+        "hasPrev": True,
+    }
 
 
 def test_page_beyond_the_end_is_empty_with_the_real_total(client, auth):
@@ -228,7 +294,14 @@ def test_page_beyond_the_end_is_empty_with_the_real_total(client, auth):
     body = client.get(URL, query_string={"page": 5}, headers=auth()).get_json()
     # Then no data, but the total and page count are right
     assert body["data"] == []
-    assert body["pagination"] == {"page": 5, "limit": 10, "total": 3, "totalPages": 1, "hasNext": False, "hasPrev": True}
+    assert body["pagination"] == {
+        "page": 5,
+        "limit": 10,
+        "total": 3,
+        "totalPages": 1,
+        "hasNext": False,
+        "hasPrev": True,
+    }
 
 
 def test_limit_100_is_allowed(client, auth):

@@ -1,4 +1,5 @@
 """Signature: sandbox signing pages, the HMAC callback, the four checks and duplicates."""
+
 import json
 
 import pytest
@@ -9,14 +10,19 @@ from models.services.partners.callback_auth import sign
 from tests.e2e.contract_path import awaiting_signature, history, signing_path
 
 SECRET = "test-esignature-callback-secret"
-PASSING = {"process_result": "PROCESS_RESULT_OK", "authentication_result": "AUTHENTICATION_RESULT_POSITIVE",
-           "liveness_result": "LIVENESS_RESULT_LIVE", "trust_result": "TRUST_RESULT_NO"}
+PASSING = {
+    "process_result": "PROCESS_RESULT_OK",
+    "authentication_result": "AUTHENTICATION_RESULT_POSITIVE",
+    "liveness_result": "LIVENESS_RESULT_LIVE",
+    "trust_result": "TRUST_RESULT_NO",
+}
 
 
 def callback(client, body: dict, secret: str = SECRET):
     raw = json.dumps(body).encode()
-    return client.post("/callbacks/esignature", data=raw, content_type="application/json",
-                       headers={"X-Signature": sign(raw, secret)})
+    return client.post(
+        "/callbacks/esignature", data=raw, content_type="application/json", headers={"X-Signature": sign(raw, secret)}
+    )
 
 
 @pytest.fixture
@@ -33,10 +39,15 @@ def test_all_checks_passing_signs(client, drain, waiting):
     assert "SIGNED" in history(proposal.id)
 
 
-@pytest.mark.parametrize("field,value", [("process_result", "PROCESS_RESULT_ERROR"),
-                                         ("authentication_result", "AUTHENTICATION_RESULT_NEGATIVE"),
-                                         ("liveness_result", "LIVENESS_RESULT_SPOOF"),
-                                         ("trust_result", "TRUST_RESULT_YES")])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("process_result", "PROCESS_RESULT_ERROR"),
+        ("authentication_result", "AUTHENTICATION_RESULT_NEGATIVE"),
+        ("liveness_result", "LIVENESS_RESULT_SPOOF"),
+        ("trust_result", "TRUST_RESULT_YES"),
+    ],
+)
 def test_any_failing_check_is_signature_failed(client, drain, waiting, field, value):
     proposal, contract = waiting
     client.post(signing_path(contract), json={field: value})
@@ -87,11 +98,14 @@ def test_callback_for_an_unknown_process_is_404(client, waiting):
 def test_duplicate_and_late_callbacks_change_nothing(client, drain, waiting):
     proposal, contract = waiting
     process_id = Contract.get_by_id(contract["contract_id"]).unico_process_id
-    callback(client, {"process_id": process_id, "event": "PROCESS_FINISHED", **PASSING, "trust_result": "TRUST_RESULT_YES"})
+    callback(
+        client, {"process_id": process_id, "event": "PROCESS_FINISHED", **PASSING, "trust_result": "TRUST_RESULT_YES"}
+    )
     drain()
     statuses = history(proposal.id)
     assert callback(client, {"process_id": process_id, "event": "PROCESS_FINISHED", **PASSING}).status_code == 200
     from models.services.contract.signature import handle_result
+
     handle_result(process_id, "PROCESS_FINISHED", PASSING)  # a redelivered message past the outbox dedup
     drain()
     assert history(proposal.id) == statuses and statuses[-1] == "SIGNATURE_FAILED"

@@ -1,4 +1,5 @@
 """The read-side PostgreSQL indexes exist after create_schema (PostgreSQL backend only)."""
+
 import pytest
 
 from models.db.database import db, is_postgres

@@ -1,10 +1,11 @@
 """A table created by an earlier release gets the columns a later release declares."""
+
 import peewee
 import pytest
 
 from models.db.database import db
-from models.db.migrations import add_missing_columns, missing_columns
 from models.db.fields import UtcDateTimeField
+from models.db.migrations import add_missing_columns, missing_columns
 
 
 class _Old(peewee.Model):
@@ -51,5 +52,5 @@ def test_missing_nullable_and_defaulted_columns_are_added_and_old_rows_kept(old_
 
 
 def test_a_required_column_without_default_is_refused(old_table):
-    with pytest.raises(RuntimeError, match="migration_probe.owner"):
+    with pytest.raises(RuntimeError, match=r"migration_probe\.owner"):
         add_missing_columns(db.obj, [_NewRequired])

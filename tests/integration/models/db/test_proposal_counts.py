@@ -1,4 +1,5 @@
 """The trigger-kept per-status counters agree with count(*) (PostgreSQL backend only)."""
+
 import pytest
 
 from models.db.database import db, is_postgres

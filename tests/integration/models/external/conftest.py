@@ -1,5 +1,6 @@
 """External adapters against local HTTP servers (the simulator, a webhook receiver): network I/O on
 the loopback, no app, database or broker."""
+
 import pytest
 
 from models.external.http_base import HttpClient

@@ -1,4 +1,5 @@
 """A local HTTP simulator of an external system (the shared LocalServer on 127.0.0.1:0), scripted per test."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,9 @@ class Simulator:
         self.url = self.server.url()
 
     def _answer(self, request: IncomingRequest) -> tuple[int, bytes]:
-        self.requests.append({"method": request.method, "path": request.path,
-                              "body": json.loads(request.body) if request.body else None})
+        self.requests.append(
+            {"method": request.method, "path": request.path, "body": json.loads(request.body) if request.body else None}
+        )
         self.headers.append(request.headers)
         status, body = self.script.pop(0) if self.script else (500, {"error": "unscripted"})
         return status, body.encode() if isinstance(body, str) else json.dumps(body).encode()

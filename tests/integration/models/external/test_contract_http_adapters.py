@@ -1,4 +1,5 @@
 """Real HTTP adapters of the contract path against the local simulator (conftest ``simulator``)."""
+
 import logging
 from datetime import date, datetime, timezone
 from decimal import Decimal
@@ -19,7 +20,12 @@ def test_pix_directory_maps_found_and_not_found(simulator):
     script += [(200, {"owner_document": "12345678909", "bank_code": "001", "status": "ACTIVE"}), (404, {})]
     adapter = HttpPixDirectory(url, 2)
     found = adapter.lookup("a@b.com", "EMAIL", requester_document="12345678909")
-    assert (found.lookup, found.owner_document, found.bank_code, found.confirmed) == ("FOUND", "12345678909", "001", True)
+    assert (found.lookup, found.owner_document, found.bank_code, found.confirmed) == (
+        "FOUND",
+        "12345678909",
+        "001",
+        True,
+    )
     assert adapter.lookup("x@b.com", "EMAIL", requester_document="12345678909").lookup == "NOT_FOUND"
     assert seen[0]["path"] == "/keys/a%40b.com?type=EMAIL"
 
@@ -54,10 +60,14 @@ def test_client_errors_are_not_retried(simulator):
 def test_funding_payment_sends_the_idempotency_key(simulator):
     url, script = simulator.url, simulator.script
     script += [(200, {"status": "PAID", "amount": "1000.00", "paid_at": "2026-03-11T12:00:00Z"})]
-    payment = HttpFunding(url, 2).pay(application_id="app-1", amount=Decimal("1000.00"),
-                                     destination={"type": "PIX"}, idempotency_key="disb-c-1")
+    payment = HttpFunding(url, 2).pay(
+        application_id="app-1", amount=Decimal("1000.00"), destination={"type": "PIX"}, idempotency_key="disb-c-1"
+    )
     assert (payment.status, payment.amount, payment.paid_at) == (
-        "PAID", Decimal("1000.00"), datetime(2026, 3, 11, 12, tzinfo=timezone.utc))
+        "PAID",
+        Decimal("1000.00"),
+        datetime(2026, 3, 11, 12, tzinfo=timezone.utc),
+    )
     assert simulator.headers[0]["Idempotency-Key"] == "disb-c-1"
 
 
@@ -65,8 +75,13 @@ def test_esignature_creates_a_process_with_the_document(simulator):
     url, script, seen = simulator.url, simulator.script, simulator.requests
     script += [(201, {"process_id": "p-1", "user_redirect_url": "https://sign.example/p-1"})]
     process = HttpESignature(url, 2, "https://api.example/callbacks/esignature").create_process(
-        reference="c-1", signer=Signer("12345678909", "MARIA", None, None), document=b"%PDF-1.4",
-        filename="CCB.pdf", redirect_url=None, expires_at=datetime(2026, 3, 12, tzinfo=timezone.utc))
+        reference="c-1",
+        signer=Signer("12345678909", "MARIA", None, None),
+        document=b"%PDF-1.4",
+        filename="CCB.pdf",
+        redirect_url=None,
+        expires_at=datetime(2026, 3, 12, tzinfo=timezone.utc),
+    )
     assert (process.process_id, process.user_redirect_url) == ("p-1", "https://sign.example/p-1")
     assert seen[0]["body"]["document"]["content_base64"] == "JVBERi0xLjQ="
     assert seen[0]["body"]["expires_at"] == "2026-03-12T00:00:00.000Z"
@@ -77,8 +92,10 @@ def test_pix_directory_log_line_hides_the_key(simulator, caplog):
     script += [(404, {})]
     caplog.set_level(logging.INFO, logger="models.external.http_base")
     HttpPixDirectory(url, 2).lookup("12345678909", "CPF", requester_document="12345678909")
-    assert caplog.records[0].getMessage().split(" in ")[0] == \
-        f"pix_directory GET {url.removeprefix('http://')}/keys/{{key}} -> 404"
+    assert (
+        caplog.records[0].getMessage().split(" in ")[0]
+        == f"pix_directory GET {url.removeprefix('http://')}/keys/{{key}} -> 404"
+    )
     assert "12345678909" not in caplog.text
 
 

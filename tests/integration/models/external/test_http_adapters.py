@@ -1,4 +1,5 @@
 """Real HTTP adapters against the local simulator: success, retryable and non-retryable errors."""
+
 import logging
 from decimal import Decimal
 
@@ -63,11 +64,25 @@ def test_payroll_down_is_unavailable_without_automatic_retry(simulator, http_cli
 
 
 def test_credit_engine_decision_is_read(simulator, http_client):
-    simulator.script = [(200, {"approved": True, "monthly_rate": "0.0185", "max_installments": 84,
-                               "pod_limit_max": "30000.00", "score": 700})]
+    simulator.script = [
+        (
+            200,
+            {
+                "approved": True,
+                "monthly_rate": "0.0185",
+                "max_installments": 84,
+                "pod_limit_max": "30000.00",
+                "score": 700,
+            },
+        )
+    ]
     decision = HttpCreditEngine(http_client).evaluate("52998224725", Decimal("500.00"))
-    assert (decision.approved, decision.monthly_rate, decision.max_installments, decision.pod_limit_max) == \
-        (True, Decimal("0.0185"), 84, Decimal("30000.00"))
+    assert (decision.approved, decision.monthly_rate, decision.max_installments, decision.pod_limit_max) == (
+        True,
+        Decimal("0.0185"),
+        84,
+        Decimal("30000.00"),
+    )
     assert simulator.requests[0]["body"] == {"cpf": "52998224725", "available_margin": "500.00", "promotional": False}
 
 
@@ -82,8 +97,12 @@ def test_credit_engine_rejection_and_malformed_answer(simulator, http_client):
 def test_sms_provider_returns_its_message_id(simulator, http_client):
     simulator.script = [(201, {"id": "msg-1"})]
     assert HttpMessaging(http_client, "sms").send("+5511987654321", "code 123456", reference="9") == "msg-1"
-    assert simulator.requests[0]["body"] == {"to": "+5511987654321", "text": "code 123456", "reference": "9",
-                                             "channel": "sms"}
+    assert simulator.requests[0]["body"] == {
+        "to": "+5511987654321",
+        "text": "code 123456",
+        "reference": "9",
+        "channel": "sms",
+    }
 
 
 def test_messaging_provider_refusal_is_not_retryable(simulator, http_client):
@@ -135,4 +154,5 @@ def test_client_logs_a_retried_failure_as_a_warning(simulator, http_client, capl
     http_client.post("/x", {"cpf": "52998224725"})
     assert [(r.levelname, r.getMessage().split(" in ")[0]) for r in caplog.records] == [
         ("WARNING", f"test POST {simulator.url.removeprefix('http://')}/x -> 503"),
-        ("INFO", f"test POST {simulator.url.removeprefix('http://')}/x -> 200")]
+        ("INFO", f"test POST {simulator.url.removeprefix('http://')}/x -> 200"),
+    ]

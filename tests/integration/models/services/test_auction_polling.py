@@ -1,4 +1,5 @@
 """The auction feed is polled on a durable schedule: one outbox row per slot, whoever schedules."""
+
 from datetime import datetime, timezone
 
 import pytest
@@ -20,7 +21,11 @@ def test_next_poll_lands_on_the_next_slot(every_minute):
     at = auction_polling.schedule_next_poll()
     assert at == datetime(2026, 11, 21, 12, 1, tzinfo=timezone.utc)
     row = OutboxMessage.get()
-    assert (row.actor_name, row.deliver_at, row.dedup_key) == ("poll_auction_proposals", at, f"auction-poll:{int(at.timestamp()) // 60}")
+    assert (row.actor_name, row.deliver_at, row.dedup_key) == (
+        "poll_auction_proposals",
+        at,
+        f"auction-poll:{int(at.timestamp()) // 60}",
+    )
 
 
 @freeze_time("2026-11-21T12:00:30Z")
@@ -45,7 +50,8 @@ def test_a_due_poll_ingests_the_feed_and_schedules_the_next(every_minute, drain)
         get_auction_source().inject(make_offer("52998224725", "MARIA DA SILVA", "1500.00", 24))
         frozen.move_to("2026-11-21T12:01:00Z")
         drain()
-        pending = OutboxMessage.select().where(OutboxMessage.actor_name == "poll_auction_proposals",
-                                               OutboxMessage.published_at.is_null())
+        pending = OutboxMessage.select().where(
+            OutboxMessage.actor_name == "poll_auction_proposals", OutboxMessage.published_at.is_null()
+        )
         assert [row.deliver_at for row in pending] == [datetime(2026, 11, 21, 12, 2, tzinfo=timezone.utc)]
     assert AuctionProposal.select().where(AuctionProposal.document == "52998224725").count() == 1

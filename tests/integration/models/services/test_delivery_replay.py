@@ -1,4 +1,5 @@
 """Replay: same body and key, fresh request id and signature, the partner's current URL."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,7 @@ def _failed_status_delivery(new_proposal, settle) -> WebhookDelivery:
     return WebhookDelivery.get(WebhookDelivery.proposal_id == proposal.id)
 
 
-def test_replaying_a_failed_status_event_sends_it_to_the_current_url(receiver, configure_partner, new_proposal,
-                                                                     settle):
+def test_replaying_a_failed_status_event_sends_it_to_the_current_url(receiver, configure_partner, new_proposal, settle):
     # Given an event that failed against the old endpoint
     old = receiver(default=500)
     configure_partner(webhook_url=old.url())
@@ -34,7 +34,12 @@ def test_replaying_a_failed_status_event_sends_it_to_the_current_url(receiver, c
     assert request.body == old.received[0].body
     assert request.headers["X-Request-Id"] not in {r.headers["X-Request-Id"] for r in old.received}
     delivery = WebhookDelivery.get_by_id(delivery.id)
-    assert (delivery.status, delivery.replays, delivery.attempts, delivery.attempt_log.count()) == ("DELIVERED", 1, 1, 5)
+    assert (delivery.status, delivery.replays, delivery.attempts, delivery.attempt_log.count()) == (
+        "DELIVERED",
+        1,
+        1,
+        5,
+    )
 
 
 def test_replaying_an_auction_keeps_its_idempotency_key(receiver, configure_partner, drain):

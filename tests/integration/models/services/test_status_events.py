@@ -1,4 +1,5 @@
 """Recording a status-change event is idempotent and tolerates a vanished proposal."""
+
 from datetime import date
 
 import pytest
@@ -13,8 +14,15 @@ from models.services.webhooks.status_events import record_event
 
 def _proposal() -> Proposal:
     with unit_of_work():
-        proposal = Proposal.create(origin="PARTNER_A", product_id="p", cpf="52998224725", full_name="MARIA",
-                                   birth_date=date(1985, 4, 12), phone="+5511987654321", status="CREATED")
+        proposal = Proposal.create(
+            origin="PARTNER_A",
+            product_id="p",
+            cpf="52998224725",
+            full_name="MARIA",
+            birth_date=date(1985, 4, 12),
+            phone="+5511987654321",
+            status="CREATED",
+        )
         record_creation(proposal)
         move(proposal, Trigger.SEND_CONTACT)
     return proposal

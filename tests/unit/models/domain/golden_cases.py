@@ -5,6 +5,7 @@ returned for every case (amounts, dates, ids, and the errors raised). Regenerate
 it only on purpose, from a commit whose results are known good:
 ``python -m tests.unit.models.domain.golden_cases``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,14 +30,22 @@ UTC = timezone.utc
 
 # Instants around month/year ends, the payroll cut-off, weekends and bank holidays (local = UTC-3).
 _EDGE_INSTANTS = [
-    datetime(2025, 12, 31, 23, 30, tzinfo=UTC), datetime(2026, 1, 1, 2, 59, tzinfo=UTC),
-    datetime(2026, 1, 1, 3, 0, tzinfo=UTC), datetime(2026, 2, 13, 18, 0, tzinfo=UTC),  # Friday before Carnival
-    datetime(2026, 2, 16, 12, 0, tzinfo=UTC), datetime(2026, 2, 20, 23, 59, 59, tzinfo=UTC),
-    datetime(2026, 2, 21, 3, 0, tzinfo=UTC), datetime(2026, 4, 2, 20, 0, tzinfo=UTC),  # before Good Friday
-    datetime(2026, 6, 3, 15, 0, tzinfo=UTC), datetime(2026, 11, 19, 22, 0, tzinfo=UTC),  # Corpus Christi eve, Nov 20
-    datetime(2026, 12, 24, 21, 0, tzinfo=UTC), datetime(2026, 12, 31, 12, 0, tzinfo=UTC),
-    datetime(2027, 1, 31, 2, 0, tzinfo=UTC), datetime(2027, 2, 26, 16, 0, tzinfo=UTC),
-    datetime(2028, 2, 28, 23, 0, tzinfo=UTC), datetime(2028, 2, 29, 12, 0, tzinfo=UTC),
+    datetime(2025, 12, 31, 23, 30, tzinfo=UTC),
+    datetime(2026, 1, 1, 2, 59, tzinfo=UTC),
+    datetime(2026, 1, 1, 3, 0, tzinfo=UTC),
+    datetime(2026, 2, 13, 18, 0, tzinfo=UTC),  # Friday before Carnival
+    datetime(2026, 2, 16, 12, 0, tzinfo=UTC),
+    datetime(2026, 2, 20, 23, 59, 59, tzinfo=UTC),
+    datetime(2026, 2, 21, 3, 0, tzinfo=UTC),
+    datetime(2026, 4, 2, 20, 0, tzinfo=UTC),  # before Good Friday
+    datetime(2026, 6, 3, 15, 0, tzinfo=UTC),
+    datetime(2026, 11, 19, 22, 0, tzinfo=UTC),  # Corpus Christi eve, Nov 20
+    datetime(2026, 12, 24, 21, 0, tzinfo=UTC),
+    datetime(2026, 12, 31, 12, 0, tzinfo=UTC),
+    datetime(2027, 1, 31, 2, 0, tzinfo=UTC),
+    datetime(2027, 2, 26, 16, 0, tzinfo=UTC),
+    datetime(2028, 2, 28, 23, 0, tzinfo=UTC),
+    datetime(2028, 2, 29, 12, 0, tzinfo=UTC),
 ]
 _LATER_IOF = IofRates(flat=D("0.0038"), daily=D("0.0000559"), max_days=365, effective_from=date(2027, 1, 1))
 
@@ -105,16 +114,42 @@ def cases(count: int = 260) -> list[dict]:
         out.append({"kind": "offers", "result": result, "pricing": pricing, "now": now})
         if index % 2 == 0:
             high = min(result.max_installments, pricing.max_installments, 96)
-            out.append({"kind": "by_installments", "result": result, "pricing": pricing, "now": now,
-                        "installments": rng.randint(min(pricing.min_installments, high) - 1, max(high, pricing.min_installments) + 1),
-                        "insured": rng.random() < 0.5})
+            out.append(
+                {
+                    "kind": "by_installments",
+                    "result": result,
+                    "pricing": pricing,
+                    "now": now,
+                    "installments": rng.randint(
+                        min(pricing.min_installments, high) - 1, max(high, pricing.min_installments) + 1
+                    ),
+                    "insured": rng.random() < 0.5,
+                }
+            )
         if index % 3 != 1:
-            out.append({"kind": "by_amount", "result": result, "pricing": pricing, "now": now,
-                        "loan_amount": _loan_amount(rng, result, pricing), "insured": rng.random() < 0.5})
+            out.append(
+                {
+                    "kind": "by_amount",
+                    "result": result,
+                    "pricing": pricing,
+                    "now": now,
+                    "loan_amount": _loan_amount(rng, result, pricing),
+                    "insured": rng.random() < 0.5,
+                }
+            )
         if index % 4 == 0:
             n = rng.choice([6, 12, 36, 84, 96])
-            out.append({"kind": "gross_up", "net": _money(rng, 300, 60000), "rate": D(rng.randint(100, 600)) / 10000,
-                        "n": n, "now": now, "tac": pricing.tac, "insurance_rate": pricing.insurance_rate})
+            out.append(
+                {
+                    "kind": "gross_up",
+                    "net": _money(rng, 300, 60000),
+                    "rate": D(rng.randint(100, 600)) / 10000,
+                    "n": n,
+                    "now": now,
+                    "tac": pricing.tac,
+                    "insurance_rate": pricing.insurance_rate,
+                }
+            )
     return out
 
 
@@ -128,8 +163,13 @@ def run(case: dict, case_index: int):
     try:
         return _call(case, case_index)
     except DomainError as error:
-        return {"error": type(error).__name__, "message": error.message, "error_code": error.error_code,
-                "details": error.details, "http_status": error.http_status}
+        return {
+            "error": type(error).__name__,
+            "message": error.message,
+            "error_code": error.error_code,
+            "details": error.details,
+            "http_status": error.http_status,
+        }
 
 
 def _call(case: dict, case_index: int):
@@ -144,10 +184,24 @@ def _call(case: dict, case_index: int):
         offers = build_offers(result, pricing, f"p-{case_index}", now, id_factory=_ids(case_index))
         return {"offers": offers, "limits": credit_limits(result, pricing, now)}
     if kind == "by_installments":
-        return simulate_by_installments(result, pricing, case["installments"], case["insured"],
-                                        proposal_id=f"p-{case_index}", now=now, id_factory=_ids(case_index))
-    return simulate_by_loan_amount(result, pricing, case["loan_amount"], case["insured"],
-                                   proposal_id=f"p-{case_index}", now=now, id_factory=_ids(case_index))
+        return simulate_by_installments(
+            result,
+            pricing,
+            case["installments"],
+            case["insured"],
+            proposal_id=f"p-{case_index}",
+            now=now,
+            id_factory=_ids(case_index),
+        )
+    return simulate_by_loan_amount(
+        result,
+        pricing,
+        case["loan_amount"],
+        case["insured"],
+        proposal_id=f"p-{case_index}",
+        now=now,
+        id_factory=_ids(case_index),
+    )
 
 
 def _compact(quote) -> dict:

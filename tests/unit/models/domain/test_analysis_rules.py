@@ -1,4 +1,5 @@
 """When an analysis may run again: the promotional re-analysis, the manual retry, and its kind."""
+
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -12,8 +13,9 @@ APPROVED_AT = datetime(2026, 5, 11, 15, 0, tzinfo=timezone.utc)
 TWENTY_HOURS_LATER = APPROVED_AT + timedelta(hours=20)
 
 
-@pytest.mark.parametrize("instant,eligible", [(TWENTY_HOURS_LATER - timedelta(seconds=1), False),
-                                              (TWENTY_HOURS_LATER, True)])
+@pytest.mark.parametrize(
+    "instant,eligible", [(TWENTY_HOURS_LATER - timedelta(seconds=1), False), (TWENTY_HOURS_LATER, True)]
+)
 @pytest.mark.parametrize("status", sorted(OFFERS_READY_STATUSES))
 def test_promotional_from_exactly_20_hours_after_approval(status, instant, eligible):
     with freeze_time(instant):
@@ -25,8 +27,9 @@ def test_promotional_only_while_offers_are_ready_and_unchosen(status):
     assert not promotional_eligible(status, "APPROVED", APPROVED_AT, TWENTY_HOURS_LATER)
 
 
-@pytest.mark.parametrize("outcome,approved_at", [("REJECTED", None), ("APPROVED", None), (None, None),
-                                                 ("FAILED", APPROVED_AT)])
+@pytest.mark.parametrize(
+    "outcome,approved_at", [("REJECTED", None), ("APPROVED", None), (None, None), ("FAILED", APPROVED_AT)]
+)
 def test_promotional_needs_an_approved_previous_analysis(outcome, approved_at):
     assert not promotional_eligible("OFFERS_RECEIVED", outcome, approved_at, TWENTY_HOURS_LATER)
 
@@ -37,12 +40,15 @@ def test_kind_of_a_new_analysis():
     assert analysis_kind(promotional=False, has_previous=False) == "initial"
 
 
-@pytest.mark.parametrize("status,outcome,retryable,expected", [
-    ("CREDIT_ANALYSIS_FAILED", "FAILED", True, True),
-    ("CREDIT_ANALYSIS_FAILED", "FAILED", False, False),   # e.g. an internal error
-    ("CREDIT_ANALYSIS_FAILED", "REJECTED", True, False),
-    ("REJECTED", "FAILED", True, False),
-    ("OFFERS_RECEIVED", "APPROVED", None, False),
-])
+@pytest.mark.parametrize(
+    "status,outcome,retryable,expected",
+    [
+        ("CREDIT_ANALYSIS_FAILED", "FAILED", True, True),
+        ("CREDIT_ANALYSIS_FAILED", "FAILED", False, False),  # e.g. an internal error
+        ("CREDIT_ANALYSIS_FAILED", "REJECTED", True, False),
+        ("REJECTED", "FAILED", True, False),
+        ("OFFERS_RECEIVED", "APPROVED", None, False),
+    ],
+)
 def test_only_a_retryable_technical_failure_is_retried(status, outcome, retryable, expected):
     assert retryable_failure(status, outcome, retryable) is expected

@@ -1,10 +1,24 @@
 """The statistics funnel: every status but EXPIRED implies exactly one step, in path order."""
+
 from models.domain.funnel import FUNNEL_STEPS, funnel_step
 from models.domain.statuses import Status
 
-HAPPY_PATH = ["CREATED", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS", "CREDIT_CHECK_COMPLETED",
-              "OFFERS_RECEIVED", "OFFER_SELECTED", "PRE_ACCEPTED", "BANK_DATA_SUBMITTED",
-              "CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATED", "AWAITING_SIGNATURE", "SIGNED", "DISBURSED"]
+HAPPY_PATH = [
+    "CREATED",
+    "TOKEN_SENT",
+    "TOKEN_VALIDATED",
+    "CREDIT_ANALYSIS_IN_PROGRESS",
+    "CREDIT_CHECK_COMPLETED",
+    "OFFERS_RECEIVED",
+    "OFFER_SELECTED",
+    "PRE_ACCEPTED",
+    "BANK_DATA_SUBMITTED",
+    "CONTRACT_GENERATION_IN_PROGRESS",
+    "CONTRACT_GENERATED",
+    "AWAITING_SIGNATURE",
+    "SIGNED",
+    "DISBURSED",
+]
 
 
 def test_every_status_but_expired_has_a_step():

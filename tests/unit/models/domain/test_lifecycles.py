@@ -1,18 +1,27 @@
 """The small lifecycles: values are the stored strings, families are what the code tests."""
+
 import json
 
 import pytest
 
 from models.domain.lifecycles import (
-    FINAL_DELIVERY_STATUSES, FINISHED_OUTCOMES, AnalysisKind, AnalysisOutcome, BankDataSubmissionState,
-    ContractStatus, DeliveryStatus, DisbursementStatus, MessageDeliveryStatus, SimulationStatus,
+    FINAL_DELIVERY_STATUSES,
+    FINISHED_OUTCOMES,
+    AnalysisKind,
+    AnalysisOutcome,
+    BankDataSubmissionState,
+    ContractStatus,
+    DeliveryStatus,
+    DisbursementStatus,
+    MessageDeliveryStatus,
+    SimulationStatus,
 )
 from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus
 from models.domain.statuses import Status
 
 STORED = {
     ContractStatus: "CONTRACT_GENERATION_IN_PROGRESS CONTRACT_GENERATED SIGNED SIGNATURE_FAILED EXPIRED CANCELED "
-                    "ANALYSIS_REPROVED DISBURSEMENT_FAILED ISSUED CANCELLED_BY_USER FAILED",
+    "ANALYSIS_REPROVED DISBURSEMENT_FAILED ISSUED CANCELLED_BY_USER FAILED",
     AnalysisOutcome: "IN_PROGRESS APPROVED REJECTED FAILED AWAITING_RETRY",
     AnalysisKind: "initial reanalysis promotional retry",
     SimulationStatus: "PENDING DONE FAILED",
@@ -41,7 +50,7 @@ def test_contract_statuses_mirror_the_proposal_statuses_they_share():
 
 
 def test_families():
-    assert FINISHED_OUTCOMES == {AnalysisOutcome.APPROVED, AnalysisOutcome.REJECTED, AnalysisOutcome.FAILED}
-    assert FINAL_DELIVERY_STATUSES == set(DeliveryStatus) - {DeliveryStatus.PENDING}
-    assert OPEN_SIGNATURE_STATUSES == {SignatureStatus.PENDING, SignatureStatus.IN_PROGRESS}
+    assert {AnalysisOutcome.APPROVED, AnalysisOutcome.REJECTED, AnalysisOutcome.FAILED} == FINISHED_OUTCOMES
+    assert set(DeliveryStatus) - {DeliveryStatus.PENDING} == FINAL_DELIVERY_STATUSES
+    assert {SignatureStatus.PENDING, SignatureStatus.IN_PROGRESS} == OPEN_SIGNATURE_STATUSES
     assert "IN_PROGRESS" in OPEN_SIGNATURE_STATUSES and "SIGNED" not in OPEN_SIGNATURE_STATUSES

@@ -1,4 +1,5 @@
 """Offers and simulation: every spec field, margin never exceeded, maximality, limits."""
+
 import itertools
 import random
 from datetime import date, datetime, timezone
@@ -18,13 +19,38 @@ from models.domain.loan.simulation import simulate_by_installments, simulate_by_
 D = Decimal
 NOW = datetime(2026, 3, 10, 15, 0, tzinfo=timezone.utc)  # Tuesday, noon in São Paulo
 SPEC_OFFER_FIELDS = {
-    "id", "proposal_id", "offer_type", "status", "description", "principal_amount", "interest_rate",
-    "annual_interest_rate", "installments", "installment_amount", "total_amount", "iof_amount", "tac_amount",
-    "insurance_amount", "first_due_date", "final_due_date", "expires_at", "calculation_details",
-    "terms_and_conditions", "priority", "is_available", "created_at", "updated_at",
+    "id",
+    "proposal_id",
+    "offer_type",
+    "status",
+    "description",
+    "principal_amount",
+    "interest_rate",
+    "annual_interest_rate",
+    "installments",
+    "installment_amount",
+    "total_amount",
+    "iof_amount",
+    "tac_amount",
+    "insurance_amount",
+    "first_due_date",
+    "final_due_date",
+    "expires_at",
+    "calculation_details",
+    "terms_and_conditions",
+    "priority",
+    "is_available",
+    "created_at",
+    "updated_at",
 }
-PRICING = Pricing(monthly_rate=D("0.0199"), tac=D("50"), insurance_rate=D("0.03"), min_amount=D("300"),
-                  max_amount=D("50000"), min_installment_amount=D("30"))
+PRICING = Pricing(
+    monthly_rate=D("0.0199"),
+    tac=D("50"),
+    insurance_rate=D("0.03"),
+    min_amount=D("300"),
+    max_amount=D("50000"),
+    min_installment_amount=D("30"),
+)
 
 
 def analysis(margin="450.00", **kwargs):
@@ -38,16 +64,27 @@ def ids():
 
 
 def requote(offer, insured=False):
-    return gross_up(offer["principal_amount"], offer["calculation_details"]["monthly_rate"], offer["installments"],
-                    date(2026, 3, 11), date.fromisoformat(offer["first_due_date"]), IofRates(), PRICING.tac,
-                    PRICING.insurance_rate if insured else D(0))
+    return gross_up(
+        offer["principal_amount"],
+        offer["calculation_details"]["monthly_rate"],
+        offer["installments"],
+        date(2026, 3, 11),
+        date.fromisoformat(offer["first_due_date"]),
+        IofRates(),
+        PRICING.tac,
+        PRICING.insurance_rate if insured else D(0),
+    )
 
 
 def test_offer_has_every_spec_field_and_values():
     standard, insured = build_offers(analysis(), PRICING, "p-1", NOW, id_factory=ids())
     assert SPEC_OFFER_FIELDS | {"cet", "kind", "cost_breakdown"} == set(standard)
     assert (standard["id"], standard["proposal_id"], standard["offer_type"], standard["kind"]) == (
-        "00000000-0000-0000-0000-000000000001", "p-1", "STANDARD", "standard")
+        "00000000-0000-0000-0000-000000000001",
+        "p-1",
+        "STANDARD",
+        "standard",
+    )
     assert (insured["offer_type"], insured["kind"], insured["priority"]) == ("INSURED", "insured", 2)
     assert standard["status"] == "ACTIVE" and standard["is_available"] is True
     assert standard["interest_rate"] == D("1.99") and standard["annual_interest_rate"] == D("26.68")
@@ -56,15 +93,28 @@ def test_offer_has_every_spec_field_and_values():
     assert standard["expires_at"] == "2026-03-17T15:00:00.000Z"
     assert standard["created_at"] == standard["updated_at"] == "2026-03-10T15:00:00.000Z"
     details = standard["calculation_details"]
-    assert set(details) == {"monthly_rate", "financed_amount", "disbursement_amount", "total_processing_cost",
-                            "calculation_method", "generated_at"}
+    assert set(details) == {
+        "monthly_rate",
+        "financed_amount",
+        "disbursement_amount",
+        "total_processing_cost",
+        "calculation_method",
+        "generated_at",
+    }
     assert details["monthly_rate"] == D("0.0199") and details["calculation_method"] == "PRICE"
     assert details["disbursement_amount"] == standard["principal_amount"]
     assert details["total_processing_cost"] == standard["iof_amount"] + standard["tac_amount"]
     assert details["financed_amount"] == standard["principal_amount"] + details["total_processing_cost"]
     assert set(standard["terms_and_conditions"]) == {
-        "contract_type", "guarantee_type", "early_payment_discount", "late_payment_fee", "default_interest"}
-    assert set(standard["cet"]) == {"annual", "monthly"} and standard["cet"]["annual"] > standard["annual_interest_rate"]
+        "contract_type",
+        "guarantee_type",
+        "early_payment_discount",
+        "late_payment_fee",
+        "default_interest",
+    }
+    assert (
+        set(standard["cet"]) == {"annual", "monthly"} and standard["cet"]["annual"] > standard["annual_interest_rate"]
+    )
     assert insured["insurance_amount"] > 0 and insured["principal_amount"] < standard["principal_amount"]
 
 
@@ -80,8 +130,12 @@ def test_offer_amounts_are_consistent_with_an_independent_requote():
 @pytest.mark.parametrize("seed", range(40))
 def test_installment_never_exceeds_margin_and_amount_is_maximal(seed):
     rng = random.Random(seed)
-    result = analysis(margin=str(D(rng.randint(3000, 300000)) / 100), max_installments=rng.randint(6, 120),
-                      monthly_rate=D(rng.randint(99, 450)) / 10000, pod_limit_max=D(rng.randint(1000, 80000)))
+    result = analysis(
+        margin=str(D(rng.randint(3000, 300000)) / 100),
+        max_installments=rng.randint(6, 120),
+        monthly_rate=D(rng.randint(99, 450)) / 10000,
+        pod_limit_max=D(rng.randint(1000, 80000)),
+    )
     try:
         offers = build_offers(result, PRICING, "p", NOW)
     except BusinessRuleViolation as error:
@@ -94,9 +148,16 @@ def test_installment_never_exceeds_margin_and_amount_is_maximal(seed):
         assert max(row.installment for row in quote.schedule) <= result.available_margin
         assert offer["installments"] == min(result.max_installments, 96)
         if offer["principal_amount"] < cap:  # one more cent would break the margin
-            bigger = gross_up(offer["principal_amount"] + D("0.01"), offer["calculation_details"]["monthly_rate"],
-                              offer["installments"], date(2026, 3, 11), date.fromisoformat(offer["first_due_date"]),
-                              IofRates(), PRICING.tac, PRICING.insurance_rate if insured else D(0))
+            bigger = gross_up(
+                offer["principal_amount"] + D("0.01"),
+                offer["calculation_details"]["monthly_rate"],
+                offer["installments"],
+                date(2026, 3, 11),
+                date.fromisoformat(offer["first_due_date"]),
+                IofRates(),
+                PRICING.tac,
+                PRICING.insurance_rate if insured else D(0),
+            )
             assert max(row.installment for row in bigger.schedule) > result.available_margin
 
 
@@ -132,8 +193,12 @@ def test_offer_dates_follow_clock_and_cycle():
 
 def test_credit_limits():
     limits = credit_limits(analysis(), PRICING, NOW)
-    assert limits == {"maxLoanAmount": build_offers(analysis(), PRICING, "p", NOW)[0]["principal_amount"],
-                      "maxInstallments": 96, "maxMonthlyPayment": D("450.00"), "minMonthlyPayment": D("30.00")}
+    assert limits == {
+        "maxLoanAmount": build_offers(analysis(), PRICING, "p", NOW)[0]["principal_amount"],
+        "maxInstallments": 96,
+        "maxMonthlyPayment": D("450.00"),
+        "minMonthlyPayment": D("30.00"),
+    }
     assert credit_limits(analysis(margin="10"), PRICING, NOW)["maxLoanAmount"] == D("0.00")
 
 

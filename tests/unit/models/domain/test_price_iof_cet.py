@@ -1,4 +1,5 @@
 """Golden numbers and independent re-computations for Price, IOF, gross-up and CET."""
+
 import random
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -92,7 +93,8 @@ def test_iof_matches_independent_sum(seed):
     rows = amortization_schedule(cents(rng.uniform(500, 40000)), D("0.0199"), rng.randint(6, 96), date(2026, 5, 5))
     start = date(2026, 3, 20)
     expected = D("0.0038") * sum(r.amortization for r in rows) + sum(
-        r.amortization * D("0.000082") * min((r.due_date - start).days, 365) for r in rows)
+        r.amortization * D("0.000082") * min((r.due_date - start).days, 365) for r in rows
+    )
     assert iof_amount(rows, start, IofRates()) == cents(expected)
 
 
@@ -114,8 +116,9 @@ def test_gross_up_net_received_equals_requested_to_the_cent(seed):
     assert result.net_amount == net
     assert result.financed_amount == net + result.iof_amount + result.tac_amount + result.insurance_amount
     assert result.insurance_amount == cents(result.financed_amount * insurance)
-    assert result.iof_amount == price_iof_amount(result.financed_amount, rate, n, date(2026, 4, 5),
-                                                 date(2026, 3, 11), IofRates())
+    assert result.iof_amount == price_iof_amount(
+        result.financed_amount, rate, n, date(2026, 4, 5), date(2026, 3, 11), IofRates()
+    )
     # The rounded rows give the same IOF up to the cents the last row absorbs.
     assert abs(result.iof_amount - iof_amount(list(result.schedule), date(2026, 3, 11), IofRates())) <= D("0.02")
 
@@ -162,12 +165,18 @@ def test_cost_breakdown_amounts_and_percent_of_total():
     total = D("1088.65")
     assert [r["percent"] for r in rows] == [cents(r["amount"] / total * 100) for r in rows]
     assert rows[2]["amount"] == D("50.00")
-    result = cet(D("940"), _monthly_flows(date(2026, 3, 10), 5, "205.73"), date(2026, 3, 10),
-                 basis="monthly", components={"tac": D("50"), "iof": D("10")})
+    result = cet(
+        D("940"),
+        _monthly_flows(date(2026, 3, 10), 5, "205.73"),
+        date(2026, 3, 10),
+        basis="monthly",
+        components={"tac": D("50"), "iof": D("10")},
+    )
     assert result.breakdown[0] == {"component": "tac", "amount": D("50.00"), "percent": D("83.33")}
 
 
 def test_price_iof_equals_schedule_iof_without_rounding_effects():
     rows = amortization_schedule(D("1200"), D("0"), 12, date(2026, 4, 10))
     assert price_iof_amount(D("1200"), D("0"), 12, date(2026, 4, 10), date(2026, 3, 11), IofRates()) == iof_amount(
-        rows, date(2026, 3, 11), IofRates())
+        rows, date(2026, 3, 11), IofRates()
+    )

@@ -1,11 +1,20 @@
 """The domain core must stay framework-free: walk every module's imports with ast."""
+
 import ast
 from pathlib import Path
 
 import models.domain
 
 FORBIDDEN = {
-    "flask", "flask_smorest", "peewee", "playhouse", "dramatiq", "pika", "requests", "marshmallow", "psycopg2",
+    "flask",
+    "flask_smorest",
+    "peewee",
+    "playhouse",
+    "dramatiq",
+    "pika",
+    "requests",
+    "marshmallow",
+    "psycopg2",
 }
 DOMAIN_DIR = Path(models.domain.__file__).parent
 
@@ -23,8 +32,19 @@ def _imported_roots(path: Path) -> set[str]:
 
 def test_walker_sees_the_domain_modules():
     names = {path.name for path in DOMAIN_DIR.rglob("*.py")}
-    assert {"clock.py", "errors.py", "statuses.py", "status_machine.py", "lifecycles.py", "cpf.py", "policies.py",
-            "credit_limit.py", "offer_availability.py", "analysis_rules.py", "funnel.py"} <= names
+    assert {
+        "clock.py",
+        "errors.py",
+        "statuses.py",
+        "status_machine.py",
+        "lifecycles.py",
+        "cpf.py",
+        "policies.py",
+        "credit_limit.py",
+        "offer_availability.py",
+        "analysis_rules.py",
+        "funnel.py",
+    } <= names
 
 
 def test_no_framework_imports_in_domain():

@@ -1,4 +1,5 @@
 """TermMath gives exactly finance()'s figures, on its fast paths and on its fallbacks; CET stops early exactly."""
+
 import random
 from datetime import date
 from decimal import Decimal
@@ -21,9 +22,15 @@ def _random_terms(seed, count=300):
     for _ in range(count):
         rate = rng.choice([*RATES, D(rng.randint(100, 600)) / 10000])
         n = rng.choice([1, 2, 6, 12, 48, 96, 120])
-        args = (rate, n, date(2026, rng.randint(1, 12), rng.randint(1, 28)), date(2027, rng.randint(1, 12), rng.randint(1, 28)),
-                rng.choice([IofRates(), IofRates(daily=D("0.0000559"), max_days=180)]),
-                rng.choice([D("0"), D("50.00")]), rng.choice([D("0"), D("0.035")]))
+        args = (
+            rate,
+            n,
+            date(2026, rng.randint(1, 12), rng.randint(1, 28)),
+            date(2027, rng.randint(1, 12), rng.randint(1, 28)),
+            rng.choice([IofRates(), IofRates(daily=D("0.0000559"), max_days=180)]),
+            rng.choice([D("0"), D("50.00")]),
+            rng.choice([D("0"), D("0.035")]),
+        )
         yield args, D(rng.randint(-300, 30_000_000)) / 100
 
 
@@ -32,7 +39,10 @@ def test_net_amount_and_installments_equal_finance(seed):
     for args, financed in _random_terms(seed):
         quote, math = finance(financed, *args), TermMath(*args)
         assert (math.net_amount(financed), math.max_installment(financed), math.first_installment(financed)) == (
-            quote.net_amount, quote.max_installment, quote.installment_amount), (args, financed)
+            quote.net_amount,
+            quote.max_installment,
+            quote.installment_amount,
+        ), (args, financed)
 
 
 def test_near_half_cent_iof_is_settled_by_the_exact_function(monkeypatch):
@@ -70,6 +80,7 @@ def test_zero_installments_is_the_schedule_validation_error():
 
 def _bisection_200_steps(fc0, flows):
     """The CET solver before the early stop, kept as the reference."""
+
     def excess(rate):
         return sum(amount / (1 + rate) ** years for years, amount in flows) - fc0
 

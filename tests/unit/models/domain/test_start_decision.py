@@ -1,4 +1,5 @@
 """One test per branch of the start-proposal decision, plus order checks."""
+
 import pytest
 
 from models.domain.start_decision import BLOCK, CREATE, RETURN_EXISTING, CustomerHistory, ProposalSnapshot, decide_start
@@ -39,7 +40,9 @@ def test_2_disbursement_failed_finalized_before_other_blocks():
 
 
 def test_pending_fraud_analysis_blocks():
-    assert_block(decide(snap("p", S.PENDING_ANALYSIS, OTHER)), "PROPOSAL_PENDING_FRAUD_ANALYSIS", "p", S.PENDING_ANALYSIS)
+    assert_block(
+        decide(snap("p", S.PENDING_ANALYSIS, OTHER)), "PROPOSAL_PENDING_FRAUD_ANALYSIS", "p", S.PENDING_ANALYSIS
+    )
 
 
 @pytest.mark.parametrize("status", sorted(ASYNC_PROCESSING_STATUSES))
@@ -53,11 +56,14 @@ def test_awaiting_signature_with_valid_window_is_contract_active():
     assert_block(decision, "CONTRACT_ACTIVE", "s", S.AWAITING_SIGNATURE)
 
 
-@pytest.mark.parametrize("proposal", [
-    snap("c", S.CONTRACT_GENERATED),
-    snap("c", S.AWAITING_SIGNATURE, has_valid_signature=False),
-    snap("c", S.BANK_DATA_SUBMITTED, OTHER, has_generated_contract=True),
-])
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        snap("c", S.CONTRACT_GENERATED),
+        snap("c", S.AWAITING_SIGNATURE, has_valid_signature=False),
+        snap("c", S.BANK_DATA_SUBMITTED, OTHER, has_generated_contract=True),
+    ],
+)
 def test_generated_contract_exists(proposal):
     assert_block(decide(proposal), "CONTRACT_EXISTS", "c", proposal.status)
 
@@ -66,7 +72,9 @@ def test_generated_contract_flag_ignored_once_closed():
     assert decide(snap("c", S.EXPIRED, has_generated_contract=True)).action == CREATE
 
 
-@pytest.mark.parametrize("status", sorted(ACTIVE_STATUSES - ASYNC_PROCESSING_STATUSES - {S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE}))
+@pytest.mark.parametrize(
+    "status", sorted(ACTIVE_STATUSES - ASYNC_PROCESSING_STATUSES - {S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE})
+)
 def test_active_proposal_of_same_origin_is_returned(status):
     decision = decide(snap("old", S.EXPIRED), snap("mine", status), snap("theirs", S.TOKEN_SENT, OTHER))
     assert decision.action == RETURN_EXISTING and decision.existing_id == "mine"
@@ -81,7 +89,9 @@ def test_active_proposal_of_another_origin_does_not_block():
     assert decide(snap("theirs", S.OFFERS_RECEIVED, OTHER)).action == CREATE
 
 
-@pytest.mark.parametrize("status", [S.REJECTED, S.EXPIRED, S.CANCELED, S.SIGNATURE_FAILED, S.ANALYSIS_REPROVED, S.CANCELLED_BY_USER])
+@pytest.mark.parametrize(
+    "status", [S.REJECTED, S.EXPIRED, S.CANCELED, S.SIGNATURE_FAILED, S.ANALYSIS_REPROVED, S.CANCELLED_BY_USER]
+)
 def test_3_only_closed_history_creates(status):
     assert decide(snap("old", status)).action == CREATE
 

@@ -1,9 +1,15 @@
 """Every Status x every Trigger against an expectation transcribed from the issue."""
+
 import pytest
 
 from models.domain.errors import InvalidTransition
 from models.domain.status_machine import (
-    DISBURSABLE_STATUSES, TRANSITIONS, Trigger, allowed_triggers, can, next_status,
+    DISBURSABLE_STATUSES,
+    TRANSITIONS,
+    Trigger,
+    allowed_triggers,
+    can,
+    next_status,
 )
 from models.domain.statuses import FINAL_STATUSES, REPORT_ONLY_STATUSES, Status
 
@@ -15,7 +21,10 @@ EXPECTED = {
     T.START: {None: S.CREATED},
     T.SEND_CONTACT: {S.CREATED: S.TOKEN_SENT, S.TOKEN_SENT: S.TOKEN_SENT},
     T.VALIDATE_TOKEN: {S.TOKEN_SENT: S.TOKEN_VALIDATED},
-    T.START_ANALYSIS: {s: S.CREDIT_ANALYSIS_IN_PROGRESS for s in [S.TOKEN_VALIDATED, S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED]},
+    T.START_ANALYSIS: {
+        s: S.CREDIT_ANALYSIS_IN_PROGRESS
+        for s in [S.TOKEN_VALIDATED, S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED]
+    },
     T.CREDIT_CHECK_DONE: {S.CREDIT_ANALYSIS_IN_PROGRESS: S.CREDIT_CHECK_COMPLETED},
     T.OFFERS_STORED: {S.CREDIT_CHECK_COMPLETED: S.OFFERS_RECEIVED},
     T.ANALYSIS_REJECTED: {S.CREDIT_ANALYSIS_IN_PROGRESS: S.REJECTED},
@@ -46,8 +55,16 @@ EXPECTED = {
     T.CUSTOMER_WITHDRAWAL: {S.DISBURSED: S.CANCELLED_BY_USER},
 }
 PROMOTIONAL_SOURCES = {S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED}
-SIGNED_LATER = {S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ANALYSIS_REPROVED, S.ERROR,
-                S.DISBURSEMENT_FAILED, S.DISBURSED, S.CANCELLED_BY_USER}
+SIGNED_LATER = {
+    S.SIGNED,
+    S.PENDING_ANALYSIS,
+    S.ANALYSIS_APPROVED,
+    S.ANALYSIS_REPROVED,
+    S.ERROR,
+    S.DISBURSEMENT_FAILED,
+    S.DISBURSED,
+    S.CANCELLED_BY_USER,
+}
 
 
 def expected_refusal(current, trigger):
@@ -67,8 +84,16 @@ def expected_refusal(current, trigger):
             return "CONTRACT_ALREADY_GENERATED", 409
         if current in (S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR):
             return "SIGNED_CONTRACT_EXISTS", 409
-        if current in (S.DISBURSED, S.DISBURSEMENT_FAILED, S.CANCELLED_BY_USER, S.REJECTED, S.SIGNATURE_FAILED,
-                       S.ANALYSIS_REPROVED, S.CANCELED, S.EXPIRED):
+        if current in (
+            S.DISBURSED,
+            S.DISBURSEMENT_FAILED,
+            S.CANCELLED_BY_USER,
+            S.REJECTED,
+            S.SIGNATURE_FAILED,
+            S.ANALYSIS_REPROVED,
+            S.CANCELED,
+            S.EXPIRED,
+        ):
             return "PROPOSAL_FINALIZED", 409
         return "INVALID_STATUS_FOR_CONTRACT", 409
     if trigger is T.CANCEL:
@@ -101,8 +126,10 @@ def test_every_status_and_trigger(current, trigger):
     assert caught.value.http_status == http_status
     assert caught.value.trigger is trigger
     if trigger is T.CANCEL:  # the cancel route's documented body names the required statuses instead
-        assert caught.value.details == {"currentStatus": current.value if current else None,
-                                        "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE"}
+        assert caught.value.details == {
+            "currentStatus": current.value if current else None,
+            "requiredStatus": "CONTRACT_GENERATED or AWAITING_SIGNATURE",
+        }
     else:
         assert caught.value.details["trigger"] == trigger.value
         assert caught.value.details["currentStatus"] == (current.value if current else None)
@@ -148,12 +175,20 @@ def test_final_statuses_have_no_way_out_and_others_do():
 
 def test_happy_path_walk():
     path = [
-        (T.START, S.CREATED), (T.SEND_CONTACT, S.TOKEN_SENT), (T.VALIDATE_TOKEN, S.TOKEN_VALIDATED),
-        (T.START_ANALYSIS, S.CREDIT_ANALYSIS_IN_PROGRESS), (T.CREDIT_CHECK_DONE, S.CREDIT_CHECK_COMPLETED),
-        (T.OFFERS_STORED, S.OFFERS_RECEIVED), (T.SELECT_OFFER, S.OFFER_SELECTED), (T.PRE_ACCEPT, S.PRE_ACCEPTED),
-        (T.SUBMIT_BANK_DATA, S.BANK_DATA_SUBMITTED), (T.START_CONTRACT, S.CONTRACT_GENERATION_IN_PROGRESS),
-        (T.CONTRACT_READY, S.CONTRACT_GENERATED), (T.SIGNATURE_STARTED, S.AWAITING_SIGNATURE),
-        (T.SIGNATURE_OK, S.SIGNED), (T.DISBURSE, S.DISBURSED),
+        (T.START, S.CREATED),
+        (T.SEND_CONTACT, S.TOKEN_SENT),
+        (T.VALIDATE_TOKEN, S.TOKEN_VALIDATED),
+        (T.START_ANALYSIS, S.CREDIT_ANALYSIS_IN_PROGRESS),
+        (T.CREDIT_CHECK_DONE, S.CREDIT_CHECK_COMPLETED),
+        (T.OFFERS_STORED, S.OFFERS_RECEIVED),
+        (T.SELECT_OFFER, S.OFFER_SELECTED),
+        (T.PRE_ACCEPT, S.PRE_ACCEPTED),
+        (T.SUBMIT_BANK_DATA, S.BANK_DATA_SUBMITTED),
+        (T.START_CONTRACT, S.CONTRACT_GENERATION_IN_PROGRESS),
+        (T.CONTRACT_READY, S.CONTRACT_GENERATED),
+        (T.SIGNATURE_STARTED, S.AWAITING_SIGNATURE),
+        (T.SIGNATURE_OK, S.SIGNED),
+        (T.DISBURSE, S.DISBURSED),
     ]
     current = None
     for trigger, expected in path:
@@ -169,10 +204,12 @@ def test_cancel_refusal_is_the_routes_documented_body():
     with pytest.raises(InvalidTransition) as caught:
         next_status(S.SIGNED, T.CANCEL)
     assert (caught.value.http_status, caught.value.error_code, caught.value.message) == (
-        400, "INVALID_STATUS_FOR_CANCEL",
-        "Proposal in status SIGNED cannot be canceled; allowed only in CONTRACT_GENERATED or AWAITING_SIGNATURE")
+        400,
+        "INVALID_STATUS_FOR_CANCEL",
+        "Proposal in status SIGNED cannot be canceled; allowed only in CONTRACT_GENERATED or AWAITING_SIGNATURE",
+    )
 
 
 def test_disbursable_statuses_are_the_disburse_sources():
-    assert DISBURSABLE_STATUSES == {S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR}
+    assert {S.SIGNED, S.ANALYSIS_APPROVED, S.ERROR} == DISBURSABLE_STATUSES
     assert all(can(status, T.DISBURSEMENT_FAILS) for status in DISBURSABLE_STATUSES)

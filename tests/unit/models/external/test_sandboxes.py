@@ -1,4 +1,5 @@
 """Sandbox adapters: the documented CPFs."""
+
 from decimal import Decimal
 
 import pytest
@@ -23,5 +24,8 @@ def test_no_margin_cpf_has_zero_margin():
 
 def test_engine_promotional_conditions():
     decision = SandboxCreditEngine().evaluate("52998224725", Decimal("1000"), promotional=True)
-    assert (decision.approved, decision.monthly_rate, decision.promotional_pod_limit_max) == \
-        (True, Decimal("0.0179"), Decimal("60000.00"))
+    assert (decision.approved, decision.monthly_rate, decision.promotional_pod_limit_max) == (
+        True,
+        Decimal("0.0179"),
+        Decimal("60000.00"),
+    )

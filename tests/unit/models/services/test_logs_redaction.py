@@ -1,5 +1,6 @@
 """No CPF, token, secret or account number in clear in any log line, whatever shape it arrives in.
 (The token route's own lines: tests/e2e/models/services/test_logs_redaction.py.)"""
+
 import json
 import logging
 
@@ -24,31 +25,40 @@ def _assert_clean(line: str) -> None:
     assert leaked == [], line
 
 
-@pytest.mark.parametrize("message", [
-    f"starting proposal for cpf {CPF}",
-    "customer cpf 529.982.247-25 blocked",
-    f"Authorization: Bearer {JWT}",
-    f"token issued {JWT}",
-    "Authorization: Basic c2VjcmV0OnBhc3M=",
-    f"POST /oauth2/token grant_type=client_credentials&client_id=sandbox-partner-a&client_secret={SECRET}",
-    "sms token=987654 sent",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        f"starting proposal for cpf {CPF}",
+        "customer cpf 529.982.247-25 blocked",
+        f"Authorization: Bearer {JWT}",
+        f"token issued {JWT}",
+        "Authorization: Basic c2VjcmV0OnBhc3M=",
+        f"POST /oauth2/token grant_type=client_credentials&client_id=sandbox-partner-a&client_secret={SECRET}",
+        "sms token=987654 sent",
+    ],
+)
 def test_plain_text_lines(message):
     _assert_clean(_line(message))
 
 
 def test_json_payload_of_a_banking_data_request():
-    payload = {"cpf": CPF, "bank_code": "001", "bank_branch": "1234", "bank_account": ACCOUNT,
-               "bank_account_digit": "9", "account_type": "checking", "pix_key": "7c9e6679-key-pix",
-               "pix_key_type": "EVP"}
+    payload = {
+        "cpf": CPF,
+        "bank_code": "001",
+        "bank_branch": "1234",
+        "bank_account": ACCOUNT,
+        "bank_account_digit": "9",
+        "account_type": "checking",
+        "pix_key": "7c9e6679-key-pix",
+        "pix_key_type": "EVP",
+    }
     line = _line("banking data received %s", json.dumps(payload))
     _assert_clean(line)
     assert '"bank_code": "001"' in json.loads(line)["message"]  # non-sensitive fields stay readable
 
 
 def test_python_repr_of_credentials_and_webhook_auth():
-    config = {"client_secret": SECRET, "webhook_auth_value": f"Bearer {JWT}", "x-api-key": SECRET,
-              "access_token": JWT}
+    config = {"client_secret": SECRET, "webhook_auth_value": f"Bearer {JWT}", "x-api-key": SECRET, "access_token": JWT}
     _assert_clean(_line("partner config %r", config))
 
 
@@ -71,4 +81,3 @@ def test_message_arguments_are_redacted_after_formatting():
 def test_redact_keeps_ids_and_statuses_readable():
     text = "proposal 3f2b8c1e-4d5a-4b6c-9d7e-1a2b3c4d5e6f moved to TOKEN_VALIDATED in 12 ms"
     assert redact(text) == text
-

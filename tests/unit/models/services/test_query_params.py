@@ -1,4 +1,5 @@
 """Local-day bounds of the date filters (no database)."""
+
 from datetime import date, datetime, timezone
 
 import pytest
@@ -13,7 +14,10 @@ def test_a_sao_paulo_day_starts_at_03_utc():
 
 def test_inclusive_days_become_a_half_open_utc_range():
     start, end = day_range(date(2026, 5, 10), date(2026, 5, 10), field="created")
-    assert (start, end) == (datetime(2026, 5, 10, 3, tzinfo=timezone.utc), datetime(2026, 5, 11, 3, tzinfo=timezone.utc))
+    assert (start, end) == (
+        datetime(2026, 5, 10, 3, tzinfo=timezone.utc),
+        datetime(2026, 5, 11, 3, tzinfo=timezone.utc),
+    )
 
 
 def test_open_ends_stay_open():

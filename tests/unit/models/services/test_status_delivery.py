@@ -1,4 +1,5 @@
 """Status webhook schedule arithmetic and the send-time URL policy."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -42,5 +43,7 @@ def test_production_refuses_plain_http(monkeypatch):
     production = load_settings("production", overrides={"jwt_signing_key": "k" * 40})
     monkeypatch.setattr(deliveries, "current", lambda: production)
     # When an attempt is made / Then it is refused
-    assert deliveries.post(WebhookDelivery(), "http://partner.example/hook", b"{}", {}, 1.0).error == \
-        "refused URL: must use HTTPS outside the sandbox"
+    assert (
+        deliveries.post(WebhookDelivery(), "http://partner.example/hook", b"{}", {}, 1.0).error
+        == "refused URL: must use HTTPS outside the sandbox"
+    )

@@ -1,4 +1,5 @@
 """Credit-path fixtures: a ``flow`` that walks a proposal step by step through the API."""
+
 from __future__ import annotations
 
 import itertools
@@ -6,8 +7,12 @@ import itertools
 import freezegun
 import pytest
 
-CONSENT = {"ip": "203.0.113.10", "geolocation": {"latitude": -23.5505, "longitude": -46.6333},
-           "document_text": "I authorise the payroll margin query and the credit analysis.", "channel": "web"}
+CONSENT = {
+    "ip": "203.0.113.10",
+    "geolocation": {"latitude": -23.5505, "longitude": -46.6333},
+    "document_text": "I authorise the payroll margin query and the credit analysis.",
+    "channel": "web",
+}
 APPROVED_CPF = "52998224725"
 _phones = itertools.count(987650000)
 
@@ -27,8 +32,9 @@ class Flow:
         return self.client.get(f"/v1{url}", headers=self.auth(partner))
 
     def start(self, cpf: str = APPROVED_CPF, partner: str = "PARTNER_A", birth_date: str = "1985-04-12") -> str:
-        response = self.post("/proposals/start", {"cpf": cpf, "full_name": "Maria da Silva", "birth_date": birth_date},
-                             partner)
+        response = self.post(
+            "/proposals/start", {"cpf": cpf, "full_name": "Maria da Silva", "birth_date": birth_date}, partner
+        )
         assert response.status_code == 201, response.get_json()
         return response.get_json()["proposal_id"]
 
@@ -37,8 +43,9 @@ class Flow:
 
     def contact(self, proposal_id: str, partner: str = "PARTNER_A", phone: str | None = None) -> str:
         phone = phone or self.new_phone()
-        response = self.post(f"/proposals/{proposal_id}/contact", {"email": "maria@example.com", "phone": phone},
-                             partner)
+        response = self.post(
+            f"/proposals/{proposal_id}/contact", {"email": "maria@example.com", "phone": phone}, partner
+        )
         assert response.status_code == 201, response.get_json()
         return phone
 
@@ -48,8 +55,11 @@ class Flow:
     def validated(self, cpf: str = APPROVED_CPF, partner: str = "PARTNER_A", **kwargs) -> str:
         proposal_id = self.start(cpf, partner, **kwargs)
         phone = self.contact(proposal_id, partner)
-        response = self.post(f"/proposals/{proposal_id}/contact/validate-token",
-                             {"token": self.code(phone, partner), "phone": phone}, partner)
+        response = self.post(
+            f"/proposals/{proposal_id}/contact/validate-token",
+            {"token": self.code(phone, partner), "phone": phone},
+            partner,
+        )
         assert response.status_code == 200, response.get_json()
         return proposal_id
 

@@ -1,4 +1,5 @@
 """Contact, SMS token validation and resends (SMS and messaging app)."""
+
 from datetime import timedelta
 
 import pytest
@@ -12,8 +13,11 @@ def test_contact_sends_a_token_expiring_in_five_minutes(flow, business_clock):
     response = flow.post(f"/proposals/{proposal_id}/contact", {"email": "Maria@Example.com", "phone": "+5511987654321"})
     assert response.status_code == 201
     body = response.get_json()
-    assert body == {"message": "Verification code sent by SMS", "phone": "+5511987654321",
-                    "expires_at": body["expires_at"]}
+    assert body == {
+        "message": "Verification code sent by SMS",
+        "phone": "+5511987654321",
+        "expires_at": body["expires_at"],
+    }
     token = ContactToken.get(ContactToken.proposal == proposal_id)
     assert token.expires_at - token.created_at == timedelta(minutes=5)
     assert Proposal.get_by_id(proposal_id).status == "TOKEN_SENT"
@@ -37,8 +41,10 @@ def test_the_code_is_stored_hashed_and_masked_in_the_message_timeline(flow):
     assert code not in ContactToken.get(ContactToken.proposal == proposal_id).token_hash
 
 
-@pytest.mark.parametrize("field,value", [("email", "not-an-email"), ("phone", "11987654321"),
-                                         ("phone", "+551187654321"), ("phone", "+5511887654321")])
+@pytest.mark.parametrize(
+    "field,value",
+    [("email", "not-an-email"), ("phone", "11987654321"), ("phone", "+551187654321"), ("phone", "+5511887654321")],
+)
 def test_invalid_email_or_phone_is_400(flow, field, value):
     proposal_id = flow.start()
     body = {"email": "maria@example.com", "phone": "+5511987654321", field: value}
@@ -52,33 +58,48 @@ def test_phone_used_in_another_proposal_is_409_without_error_code(flow):
     other = flow.start("10000000876")
     response = flow.post(f"/proposals/{other}/contact", {"email": "joao@example.com", "phone": "+5511987654321"})
     assert response.status_code == 409
-    assert response.get_json() == {"statusCode": 409, "error": "Conflict",
-                                   "message": "This phone is already used in another proposal",
-                                   "details": {"field": "phone"}}
+    assert response.get_json() == {
+        "statusCode": 409,
+        "error": "Conflict",
+        "message": "This phone is already used in another proposal",
+        "details": {"field": "phone"},
+    }
 
 
 def test_correct_token_validates_the_proposal(flow):
     proposal_id = flow.start()
     phone = flow.contact(proposal_id)
-    response = flow.post(f"/proposals/{proposal_id}/contact/validate-token", {"token": flow.code(phone), "phone": phone})
+    response = flow.post(
+        f"/proposals/{proposal_id}/contact/validate-token", {"token": flow.code(phone), "phone": phone}
+    )
     assert response.status_code == 200
     body = response.get_json()
-    assert body == {"message": "Token validated", "proposal_id": proposal_id, "status": "TOKEN_VALIDATED",
-                    "validated_at": body["validated_at"]}
+    assert body == {
+        "message": "Token validated",
+        "proposal_id": proposal_id,
+        "status": "TOKEN_VALIDATED",
+        "validated_at": body["validated_at"],
+    }
 
 
 def _wrong(code: str) -> str:
-    return f"{(int(code) + 1) % 10 ** 6:06d}"
+    return f"{(int(code) + 1) % 10**6:06d}"
 
 
 def test_wrong_token_is_invalid_token_with_remaining_attempts(flow):
     proposal_id = flow.start()
     phone = flow.contact(proposal_id)
-    response = flow.post(f"/proposals/{proposal_id}/contact/validate-token",
-                         {"token": _wrong(flow.code(phone)), "phone": phone})
+    response = flow.post(
+        f"/proposals/{proposal_id}/contact/validate-token", {"token": _wrong(flow.code(phone)), "phone": phone}
+    )
     assert response.status_code == 400
-    assert response.get_json() == {"statusCode": 400, "error": "Bad Request", "errorCode": "INVALID_TOKEN",
-                                   "message": "Invalid code", "details": {"field": "token", "remaining_attempts": 4}}
+    assert response.get_json() == {
+        "statusCode": 400,
+        "error": "Bad Request",
+        "errorCode": "INVALID_TOKEN",
+        "message": "Invalid code",
+        "details": {"field": "token", "remaining_attempts": 4},
+    }
 
 
 def test_expired_token_is_token_expired(flow, advance):
@@ -105,8 +126,9 @@ def test_after_five_wrong_attempts_even_the_right_code_is_refused(flow):
 def test_token_for_another_phone_is_phone_mismatch(flow):
     proposal_id = flow.start()
     phone = flow.contact(proposal_id)
-    response = flow.post(f"/proposals/{proposal_id}/contact/validate-token",
-                         {"token": flow.code(phone), "phone": "+5521999999999"})
+    response = flow.post(
+        f"/proposals/{proposal_id}/contact/validate-token", {"token": flow.code(phone), "phone": "+5521999999999"}
+    )
     assert response.status_code == 400
     assert response.get_json()["errorCode"] == "PHONE_MISMATCH"
 

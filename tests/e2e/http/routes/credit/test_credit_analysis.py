@@ -1,4 +1,5 @@
 """Credit analysis: hybrid, async and legacy modes, polling, every sandbox CPF, re-analysis."""
+
 from datetime import timedelta
 from decimal import Decimal
 
@@ -12,8 +13,10 @@ from .conftest import CONSENT
 
 
 def _statuses(proposal_id):
-    return [c.new_status for c in StatusChange.select().where(StatusChange.proposal == proposal_id)
-            .order_by(StatusChange.sequence)]
+    return [
+        c.new_status
+        for c in StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence)
+    ]
 
 
 def test_approved_body_for_a_partner_with_insurance(flow):
@@ -21,19 +24,47 @@ def test_approved_body_for_a_partner_with_insurance(flow):
     response = flow.analyse(proposal_id)
     body = response.get_json()
     assert response.status_code == 201
-    assert list(body) == ["message", "proposal_id", "status", "approved", "offer", "insuredOffer", "product",
-                          "insuredProduct", "available_margin", "maxLoanAmount", "maxInstallments",
-                          "maxMonthlyPayment", "minMonthlyPayment", "bank_skip"]
+    assert list(body) == [
+        "message",
+        "proposal_id",
+        "status",
+        "approved",
+        "offer",
+        "insuredOffer",
+        "product",
+        "insuredProduct",
+        "available_margin",
+        "maxLoanAmount",
+        "maxInstallments",
+        "maxMonthlyPayment",
+        "minMonthlyPayment",
+        "bank_skip",
+    ]
     assert {k: v for k, v in body.items() if k not in ("offer", "insuredOffer")} == {
-        "message": "Credit analysis approved with offers", "proposal_id": proposal_id, "status": "OFFERS_RECEIVED",
-        "approved": True, "product": {"id": current().products.standard_id, "name": "Consignado Privado"},
+        "message": "Credit analysis approved with offers",
+        "proposal_id": proposal_id,
+        "status": "OFFERS_RECEIVED",
+        "approved": True,
+        "product": {"id": current().products.standard_id, "name": "Consignado Privado"},
         "insuredProduct": {"id": current().products.insured_id, "name": "Consignado Privado com Seguro Prestamista"},
-        "available_margin": "1000.00", "maxLoanAmount": 41260.18, "maxInstallments": 96,
-        "maxMonthlyPayment": "1000.00", "minMonthlyPayment": 30.0, "bank_skip": False}
+        "available_margin": "1000.00",
+        "maxLoanAmount": 41260.18,
+        "maxInstallments": 96,
+        "maxMonthlyPayment": "1000.00",
+        "minMonthlyPayment": 30.0,
+        "bank_skip": False,
+    }
     offer = body["offer"]
-    assert (offer["offer_type"], offer["status"], offer["principal_amount"], offer["installments"],
-            offer["installment_amount"], offer["interest_rate"], offer["first_due_date"], offer["is_available"]) == \
-        ("STANDARD", "ACTIVE", 41260.18, 96, 1000.0, 1.99, "2026-04-05", True)
+    assert (
+        offer["offer_type"],
+        offer["status"],
+        offer["principal_amount"],
+        offer["installments"],
+        offer["installment_amount"],
+        offer["interest_rate"],
+        offer["first_due_date"],
+        offer["is_available"],
+    ) == ("STANDARD", "ACTIVE", 41260.18, 96, 1000.0, 1.99, "2026-04-05", True)
     assert body["insuredOffer"]["offer_type"] == "INSURED" and body["insuredOffer"]["insurance_amount"] > 0
 
 
@@ -48,12 +79,21 @@ def test_approval_snapshot_and_consent_are_stored(flow):
     proposal_id = flow.validated()
     flow.analyse(proposal_id)
     analysis = CreditAnalysis.get(CreditAnalysis.proposal == proposal_id)
-    assert (analysis.outcome, analysis.available_margin, analysis.max_loan_amount,
-            analysis.pod_limit_max, analysis.promotional_pod_limit_max) == \
-        ("APPROVED", Decimal("1000.00"), Decimal("41260.18"), Decimal("50000.00"), Decimal("60000.00"))
+    assert (
+        analysis.outcome,
+        analysis.available_margin,
+        analysis.max_loan_amount,
+        analysis.pod_limit_max,
+        analysis.promotional_pod_limit_max,
+    ) == ("APPROVED", Decimal("1000.00"), Decimal("41260.18"), Decimal("50000.00"), Decimal("60000.00"))
     assert analysis.approved_at is not None
     consent = Consent.get_by_id(analysis.consent_id)
-    assert (consent.ip, consent.latitude, consent.longitude, consent.channel) == ("203.0.113.10", -23.5505, -46.6333, "web")
+    assert (consent.ip, consent.latitude, consent.longitude, consent.channel) == (
+        "203.0.113.10",
+        -23.5505,
+        -46.6333,
+        "web",
+    )
 
 
 def test_approval_emits_credit_check_completed_then_offers_received(flow):
@@ -62,18 +102,30 @@ def test_approval_emits_credit_check_completed_then_offers_received(flow):
     assert _statuses(proposal_id)[-3:] == ["CREDIT_ANALYSIS_IN_PROGRESS", "CREDIT_CHECK_COMPLETED", "OFFERS_RECEIVED"]
 
 
-@pytest.mark.parametrize("cpf,reason,message", [
-    ("10000000108", "NO_AVAILABLE_MARGIN", "Credit analysis rejected: no available payroll margin"),
-    ("10000000280", "IRREGULAR_CPF", "Credit analysis rejected: the CPF is irregular at the tax authority"),
-    ("10000000361", "INSUFFICIENT_SCORE", "Credit analysis rejected: insufficient credit score"),
-])
+@pytest.mark.parametrize(
+    "cpf,reason,message",
+    [
+        ("10000000108", "NO_AVAILABLE_MARGIN", "Credit analysis rejected: no available payroll margin"),
+        ("10000000280", "IRREGULAR_CPF", "Credit analysis rejected: the CPF is irregular at the tax authority"),
+        ("10000000361", "INSUFFICIENT_SCORE", "Credit analysis rejected: insufficient credit score"),
+    ],
+)
 def test_sandbox_rejections_answer_200_with_the_reason(flow, cpf, reason, message):
     proposal_id = flow.validated(cpf)
     response = flow.analyse(proposal_id)
     assert response.status_code == 200
-    assert response.get_json() == {"proposal_id": proposal_id, "status": "REJECTED", "approved": False,
-                                   "rejection_reason": reason, "message": message, "offer": None,
-                                   "insuredOffer": None, "maxLoanAmount": 0, "maxInstallments": 0, "bank_skip": False}
+    assert response.get_json() == {
+        "proposal_id": proposal_id,
+        "status": "REJECTED",
+        "approved": False,
+        "rejection_reason": reason,
+        "message": message,
+        "offer": None,
+        "insuredOffer": None,
+        "maxLoanAmount": 0,
+        "maxInstallments": 0,
+        "bank_skip": False,
+    }
     assert _statuses(proposal_id)[-1] == "REJECTED"
     assert flow.get(f"/proposals/{proposal_id}/credit-analysis").get_json() == response.get_json()
 
@@ -82,21 +134,36 @@ def test_sandbox_rejections_answer_200_with_the_reason(flow, cpf, reason, messag
 def test_age_outside_the_policy_is_rejected_for_age_criteria(flow, birth_date):
     proposal_id = flow.validated(birth_date=birth_date)
     body = flow.analyse(proposal_id).get_json()
-    assert (body["status"], body["rejection_reason"], body["message"]) == \
-        ("REJECTED", "AGE_CRITERIA", "Credit analysis rejected: age outside the credit policy")
+    assert (body["status"], body["rejection_reason"], body["message"]) == (
+        "REJECTED",
+        "AGE_CRITERIA",
+        "Credit analysis rejected: age outside the credit policy",
+    )
 
 
-@pytest.mark.parametrize("cpf,code,title", [("10000000442", "CRA-DTP-003", "Payroll system unavailable"),
-                                            ("10000000604", "CRA-ENG-001", "Credit analysis unavailable")])
+@pytest.mark.parametrize(
+    "cpf,code,title",
+    [
+        ("10000000442", "CRA-DTP-003", "Payroll system unavailable"),
+        ("10000000604", "CRA-ENG-001", "Credit analysis unavailable"),
+    ],
+)
 def test_technical_failures_answer_200_with_error_code_and_friendly_message(flow, cpf, code, title):
     proposal_id = flow.validated(cpf)
     response = flow.analyse(proposal_id)
     body = response.get_json()
     assert response.status_code == 200
-    assert body == {"proposal_id": proposal_id, "status": "CREDIT_ANALYSIS_FAILED", "approved": False,
-                    "error_code": code, "message": "Credit analysis failed for a technical reason",
-                    "friendly_message": {"title": title, "description": body["friendly_message"]["description"]},
-                    "offer": None, "insuredOffer": None, "retryable": True}
+    assert body == {
+        "proposal_id": proposal_id,
+        "status": "CREDIT_ANALYSIS_FAILED",
+        "approved": False,
+        "error_code": code,
+        "message": "Credit analysis failed for a technical reason",
+        "friendly_message": {"title": title, "description": body["friendly_message"]["description"]},
+        "offer": None,
+        "insuredOffer": None,
+        "retryable": True,
+    }
     assert _statuses(proposal_id)[-1] == "CREDIT_ANALYSIS_FAILED"
 
 
@@ -105,19 +172,28 @@ def test_payroll_failure_with_automatic_retry_then_offers(flow, advance):
     response = flow.analyse(proposal_id)
     body = response.get_json()
     assert response.status_code == 202
-    assert body == {"async_processing": True, "message": "The payroll system failed; an automatic retry is "
-                    "scheduled at retry_at", "proposal_id": proposal_id,
-                    "status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
-                    "processing_started_at": body["processing_started_at"],
-                    "status_url": f"/proposals/{proposal_id}/credit-analysis", "retry_at": body["retry_at"]}
+    assert body == {
+        "async_processing": True,
+        "message": "The payroll system failed; an automatic retry is scheduled at retry_at",
+        "proposal_id": proposal_id,
+        "status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+        "processing_started_at": body["processing_started_at"],
+        "status_url": f"/proposals/{proposal_id}/credit-analysis",
+        "retry_at": body["retry_at"],
+    }
     flow.drain()
     assert Proposal.get_by_id(proposal_id).status == "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
     advance(timedelta(seconds=current().credit.payroll_auto_retry_seconds + 1))
     flow.drain()
     polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
     assert polled.status_code == 200 and polled.get_json()["status"] == "OFFERS_RECEIVED"
-    assert _statuses(proposal_id)[3:] == ["CREDIT_ANALYSIS_IN_PROGRESS", "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
-                                          "CREDIT_ANALYSIS_IN_PROGRESS", "CREDIT_CHECK_COMPLETED", "OFFERS_RECEIVED"]
+    assert _statuses(proposal_id)[3:] == [
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "CREDIT_CHECK_COMPLETED",
+        "OFFERS_RECEIVED",
+    ]
 
 
 def test_maintenance_window_schedules_the_retry_at_its_end(flow, business_clock):
@@ -145,10 +221,14 @@ def test_async_variants_answer_202_at_once(flow, suffix):
     response = flow.analyse(proposal_id, suffix=suffix)
     body = response.get_json()
     assert response.status_code == 202
-    assert body == {"async_processing": True, "message": "Credit analysis in progress; poll status_url every 2 "
-                    "seconds or wait for the status webhook", "proposal_id": proposal_id,
-                    "status": "CREDIT_ANALYSIS_IN_PROGRESS", "processing_started_at": body["processing_started_at"],
-                    "status_url": f"/proposals/{proposal_id}/credit-analysis"}
+    assert body == {
+        "async_processing": True,
+        "message": "Credit analysis in progress; poll status_url every 2 seconds or wait for the status webhook",
+        "proposal_id": proposal_id,
+        "status": "CREDIT_ANALYSIS_IN_PROGRESS",
+        "processing_started_at": body["processing_started_at"],
+        "status_url": f"/proposals/{proposal_id}/credit-analysis",
+    }
     flow.drain()
     assert flow.get(f"/proposals/{proposal_id}/credit-analysis").get_json()["status"] == "OFFERS_RECEIVED"
 

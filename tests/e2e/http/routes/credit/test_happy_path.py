@@ -1,4 +1,5 @@
 """The whole credit path: start, contact, token, hybrid analysis, simulate both ways, pre-accept."""
+
 from models.db.proposals import StatusChange
 from models.db.webhooks import WebhookDelivery
 
@@ -28,8 +29,18 @@ def test_walks_from_start_to_pre_accepted_emitting_an_event_per_status_change(fl
     assert accepted.get_json()["status"] == "PRE_ACCEPTED"
     # And every status change produced its webhook delivery
     flow.drain()
-    statuses = [c.new_status for c in StatusChange.select().where(StatusChange.proposal == proposal_id)
-                .order_by(StatusChange.sequence)]
-    assert statuses == ["CREATED", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS",
-                        "CREDIT_CHECK_COMPLETED", "OFFERS_RECEIVED", "OFFER_SELECTED", "PRE_ACCEPTED"]
+    statuses = [
+        c.new_status
+        for c in StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence)
+    ]
+    assert statuses == [
+        "CREATED",
+        "TOKEN_SENT",
+        "TOKEN_VALIDATED",
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "CREDIT_CHECK_COMPLETED",
+        "OFFERS_RECEIVED",
+        "OFFER_SELECTED",
+        "PRE_ACCEPTED",
+    ]
     assert WebhookDelivery.select().where(WebhookDelivery.proposal_id == proposal_id).count() == len(statuses)

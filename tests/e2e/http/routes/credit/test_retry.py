@@ -1,4 +1,5 @@
 """POST credit-analysis/retry: sync, ?async=true and /retry/async; the retry rules."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,9 +22,15 @@ def test_synchronous_retry_answers_200_with_the_new_result(flow):
     body = response.get_json()
     assert response.status_code == 200
     assert {k: v for k, v in body.items() if k not in ("offer", "insuredOffer")} == {
-        "message": "Credit analysis retry approved with offers", "proposal_id": proposal_id,
-        "status": "OFFERS_RECEIVED", "approved": True, "available_margin": 1000.0, "maxLoanAmount": 41260.18,
-        "maxInstallments": 96, "bank_skip": False}
+        "message": "Credit analysis retry approved with offers",
+        "proposal_id": proposal_id,
+        "status": "OFFERS_RECEIVED",
+        "approved": True,
+        "available_margin": 1000.0,
+        "maxLoanAmount": 41260.18,
+        "maxInstallments": 96,
+        "bank_skip": False,
+    }
     assert body["offer"]["offer_type"] == "STANDARD" and body["insuredOffer"]["offer_type"] == "INSURED"
 
 
@@ -43,9 +50,12 @@ def test_retry_of_a_rejection_is_400_not_retryable(flow):
     response = flow.post(f"/proposals/{proposal_id}/credit-analysis/retry")
     assert response.status_code == 400
     assert response.get_json() == {
-        "statusCode": 400, "error": "Bad Request", "errorCode": "ANALYSIS_NOT_RETRYABLE",
+        "statusCode": 400,
+        "error": "Bad Request",
+        "errorCode": "ANALYSIS_NOT_RETRYABLE",
         "message": "Only a retryable technical failure of the payroll system or the credit engine can be retried",
-        "details": {"currentStatus": "REJECTED", "requiredStatus": "CREDIT_ANALYSIS_FAILED"}}
+        "details": {"currentStatus": "REJECTED", "requiredStatus": "CREDIT_ANALYSIS_FAILED"},
+    }
 
 
 def test_retry_without_saved_consent_is_400(flow):
@@ -83,9 +93,11 @@ def test_second_retry_inside_the_dedup_window_is_200_with_a_message(flow):
     assert response.status_code == 200
     assert response.get_json() == {
         "message": "A retry of this proposal was requested less than 30 seconds ago; poll "
-                   "GET /proposals/{id}/credit-analysis for its result",
-        "proposal_id": proposal_id, "status": "CREDIT_ANALYSIS_FAILED",
-        "status_url": f"/proposals/{proposal_id}/credit-analysis"}
+        "GET /proposals/{id}/credit-analysis for its result",
+        "proposal_id": proposal_id,
+        "status": "CREDIT_ANALYSIS_FAILED",
+        "status_url": f"/proposals/{proposal_id}/credit-analysis",
+    }
 
 
 def test_retry_limit_is_answered_200_with_a_message(flow, advance):

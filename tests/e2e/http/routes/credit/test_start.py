@@ -1,4 +1,5 @@
 """POST /proposals/start: validation, creation, returning the active proposal, blocking rules."""
+
 import pytest
 
 from models.db.proposals import Proposal, StatusChange
@@ -16,8 +17,14 @@ def test_creates_a_proposal_with_the_name_upper_cased_and_the_insured_product(fl
     response = flow.post("/proposals/start", BODY)
     body = response.get_json()
     assert response.status_code == 201
-    assert body == {"message": "Proposal created", "proposal_id": body["proposal_id"], "cpf": CPF,
-                    "full_name": "MARIA DA SILVA", "product_id": current().products.insured_id, "status": "CREATED"}
+    assert body == {
+        "message": "Proposal created",
+        "proposal_id": body["proposal_id"],
+        "cpf": CPF,
+        "full_name": "MARIA DA SILVA",
+        "product_id": current().products.insured_id,
+        "status": "CREATED",
+    }
 
 
 def test_partner_without_insurance_gets_the_standard_product(flow):
@@ -30,9 +37,17 @@ def test_creation_records_the_created_status_change(flow):
     assert [c.new_status for c in StatusChange.select().where(StatusChange.proposal == proposal_id)] == ["CREATED"]
 
 
-@pytest.mark.parametrize("field,value", [("cpf", "52998224726"), ("cpf", "1234567890"), ("cpf", "11111111111"),
-                                         ("full_name", "M4ria"), ("birth_date", "2999-01-01"),
-                                         ("birth_date", "12/04/1985")])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("cpf", "52998224726"),
+        ("cpf", "1234567890"),
+        ("cpf", "11111111111"),
+        ("full_name", "M4ria"),
+        ("birth_date", "2999-01-01"),
+        ("birth_date", "12/04/1985"),
+    ],
+)
 def test_rejects_invalid_input_naming_the_field(flow, field, value):
     response = flow.post("/proposals/start", {**BODY, field: value})
     assert response.status_code == 400
@@ -44,25 +59,41 @@ def test_returns_the_active_proposal_instead_of_creating_one(flow):
     first = flow.post("/proposals/start", BODY).get_json()["proposal_id"]
     response = flow.post("/proposals/start", BODY)
     assert response.status_code == 200
-    assert response.get_json() == {"message": "The CPF already has an active proposal; returning it",
-                                   "proposal_id": first, "cpf": CPF, "full_name": "MARIA DA SILVA",
-                                   "product_id": current().products.insured_id, "status": "CREATED"}
+    assert response.get_json() == {
+        "message": "The CPF already has an active proposal; returning it",
+        "proposal_id": first,
+        "cpf": CPF,
+        "full_name": "MARIA DA SILVA",
+        "product_id": current().products.insured_id,
+        "status": "CREATED",
+    }
     assert Proposal.select().count() == 1
 
 
-@pytest.mark.parametrize("status,code", [("ANALYSIS_APPROVED", "PROPOSAL_AWAITING_DISBURSEMENT"),
-                                         ("DISBURSEMENT_FAILED", "PROPOSAL_FINALIZED"),
-                                         ("PENDING_ANALYSIS", "PROPOSAL_PENDING_FRAUD_ANALYSIS"),
-                                         ("CREDIT_ANALYSIS_IN_PROGRESS", "PROPOSAL_PROCESSING_IN_PROGRESS"),
-                                         ("CONTRACT_GENERATED", "CONTRACT_EXISTS")])
+@pytest.mark.parametrize(
+    "status,code",
+    [
+        ("ANALYSIS_APPROVED", "PROPOSAL_AWAITING_DISBURSEMENT"),
+        ("DISBURSEMENT_FAILED", "PROPOSAL_FINALIZED"),
+        ("PENDING_ANALYSIS", "PROPOSAL_PENDING_FRAUD_ANALYSIS"),
+        ("CREDIT_ANALYSIS_IN_PROGRESS", "PROPOSAL_PROCESSING_IN_PROGRESS"),
+        ("CONTRACT_GENERATED", "CONTRACT_EXISTS"),
+    ],
+)
 def test_blocking_rules_answer_409_with_the_blocking_proposal(flow, status, code):
     existing = flow.start(CPF)
     _set_status(existing, status)
     response = flow.post("/proposals/start", BODY)
     body = response.get_json()
     assert response.status_code == 409
-    assert body == {"statusCode": 409, "error": "Conflict", "errorCode": code, "message": body["message"],
-                    "proposal_id": existing, "status": status}
+    assert body == {
+        "statusCode": 409,
+        "error": "Conflict",
+        "errorCode": code,
+        "message": body["message"],
+        "proposal_id": existing,
+        "status": status,
+    }
 
 
 def test_signed_contract_with_recontracting_off_is_finalized(flow):
@@ -79,9 +110,13 @@ def test_recontracting_with_overdue_installments_is_delinquent(flow):
     _set_status(existing, "DISBURSED")
     response = flow.post("/proposals/start", {**BODY, "cpf": "10000001171"})
     assert response.status_code == 409
-    assert response.get_json() == {"statusCode": 409, "error": "Conflict", "errorCode": "DELINQUENT_CONTRACT",
-                                   "message": "This CPF has overdue installments; re-contracting is not allowed.",
-                                   "longest_overdue_days": 45}
+    assert response.get_json() == {
+        "statusCode": 409,
+        "error": "Conflict",
+        "errorCode": "DELINQUENT_CONTRACT",
+        "message": "This CPF has overdue installments; re-contracting is not allowed.",
+        "longest_overdue_days": 45,
+    }
 
 
 def test_recontracting_without_delinquency_creates_a_new_proposal(flow):

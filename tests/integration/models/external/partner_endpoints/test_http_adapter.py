@@ -1,4 +1,5 @@
 """The requests adapter against a local receiver: status, snippet, timeout, refused connection."""
+
 from __future__ import annotations
 
 import pytest
