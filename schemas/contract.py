@@ -1,10 +1,17 @@
-"""Contract generation, polling, cancel and the provider callback bodies."""
-from marshmallow import Schema, fields
+"""Contract generation, polling, the CCB document query, cancel and the provider callback bodies."""
+from marshmallow import Schema, fields, validate
 
 
 class ContractRequestSchema(Schema):
     signature_redirect_url = fields.Url(require_tld=False, schemes={"http", "https"}, metadata={
         "description": "Where the customer goes after signing; the provider's default page when absent"})
+
+
+class ContractDocumentQuery(Schema):
+    version = fields.String(validate=validate.OneOf(["original"]), metadata={
+        "description": "original: the unsigned CCB as generated, also after signing. Absent: the signed "
+                       "version once the contract is signed (the CCB plus the signature evidence page), "
+                       "the original before. Any other value is a 400."})
 
 
 class DigitalSignatureSchema(Schema):

@@ -5,14 +5,14 @@ from flask import jsonify, send_file
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL, Status
-from models.services.contract import pdf as contract_pdf
 from httpapi.presenters import contract as contract_views
 from models.services.contract import generation as contracts
+from models.services.contract import signed_version
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
-from schemas.contract import (ContractDataSchema, ContractRequestSchema,
+from schemas.contract import (ContractDataSchema, ContractDocumentQuery, ContractRequestSchema,
                               ContractStatusSchema, TerminalStatusSchema)
 from schemas.errors import ErrorSchema
 
@@ -96,14 +96,25 @@ def contract_status(proposal_id):
 
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"])
-@blp.response(200, description="The contract (CCB) as application/pdf",
+@blp.arguments(ContractDocumentQuery, location="query")
+@blp.response(200, description="The contract (CCB) as application/pdf. Once the contract is SIGNED this is "
+                               "the signed version: the CCB followed by a final page with the signature "
+                               "evidence (provider, process id, the four validation results, signing time, "
+                               "SHA-256 of the unsigned original). ?version=original serves the unsigned "
+                               "original, before and after signing. Header X-Contract-Version tells which "
+                               "one was served (original or signed).",
               content_type="application/pdf")
+@blp.alt_response(400, schema=ErrorSchema, description="version is not original")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
-def contract_document(proposal_id):
-    """The stored CCB PDF of the proposal's latest contract."""
+def contract_document(query, proposal_id):
+    """The CCB PDF of the proposal's latest contract: signed version once signed, else the original."""
     proposal = owned_proposal(str(proposal_id))
     contract = contracts.latest_contract(proposal.id)
-    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+    found = signed_version.stored_document(contract, query.get("version")) if contract is not None else None
+    if found is None:
         raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
-    return send_file(contract_pdf.path_of(contract.pdf_path), mimetype="application/pdf",
-                     download_name=f"CCB-{contract.id}.pdf")
+    path, version = found
+    suffix = "-assinada" if version == signed_version.SIGNED else ""
+    response = send_file(path, mimetype="application/pdf", download_name=f"CCB-{contract.id}{suffix}.pdf")
+    response.headers["X-Contract-Version"] = version
+    return response

@@ -88,7 +88,7 @@ def generate(contract_id: str) -> None:
         reference=contract.id, cpf=proposal.cpf, full_name=proposal.full_name, amount=contract.principal_amount,
         installments=contract.installments, installment_amount=contract.installment_amount)
     terms = build_terms(contract, proposal, application.ccb_number, generated_at)
-    document = contract_pdf.render(terms, contract.id)
+    document = contract_pdf.render(terms)
     pdf_path = contract_pdf.store(document, proposal.id, contract.id)
     process = get_esignature().create_process(
         reference=contract.id, signer=Signer(proposal.cpf, proposal.full_name, proposal.email, proposal.phone),
@@ -98,6 +98,7 @@ def generate(contract_id: str) -> None:
         proposal = locked_proposal(proposal.id)
         contract = Contract.get_by_id(contract_id)
         documents = {"terms": terms, "pdf_path": pdf_path, "has_original_document": True,
+                     "original_sha256": contract_pdf.sha256(document),
                      "issuer_application_id": application.ccb_number,
                      "funding_application_id": application.application_id, "unico_process_id": process.process_id,
                      "user_redirect_url": process.user_redirect_url, "updated_at": now()}

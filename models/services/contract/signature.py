@@ -9,6 +9,7 @@ from models.domain.signature import SignatureStatus, signature_valid
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
 from models.services.platform import proposal_status as status
+from models.services.contract import signed_version
 from models.services.contract.generation import expiry_key
 from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
@@ -45,8 +46,10 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
         cancel_scheduled(expiry_key(contract.id))
         if signature_valid(**checks):
             signed_at = now()
+            recorded = signed_version.evidence(contract, checks, signed_at)
             Contract.update(status=Status.SIGNED.value, signature_status=SignatureStatus.SIGNED.value,
                             signature_result=checks, signed_at=signed_at, issue_date=signed_at,
+                            signature_evidence=recorded, signed_pdf_path=signed_version.produce(contract, recorded),
                             disbursement_date=calendar.disbursement_date(signed_at), updated_at=signed_at
                             ).where(Contract.id == contract.id).execute()
             status.move(proposal, Trigger.SIGNATURE_OK, source="actor")

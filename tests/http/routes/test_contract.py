@@ -157,7 +157,7 @@ def test_terms_carry_schedule_cet_disbursement_and_consent(client, auth, drain, 
     terms = Contract.get_by_id(body["contract_id"]).terms
     assert len(terms["schedule"]) == 48 and terms["schedule"][-1]["balance"] == "0.00"
     assert terms["schedule"][0]["installment"] == body["installment_amount"]
-    assert terms["rates"]["cet_annual_percent"] and terms["cost_breakdown"]
+    assert terms["rates"]["cet_annual_percent"] and terms["cet_worksheet"]["components"]
     assert terms["disbursement"]["destination"]["bank_code"] == "341"
     assert terms["consent"]["ip"] == "203.0.113.7"
     assert terms["ccb_number"] == Contract.get_by_id(body["contract_id"]).issuer_application_id
