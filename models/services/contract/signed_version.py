@@ -12,6 +12,7 @@ evidence page; the original file itself is kept unchanged and stays available.
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlparse
@@ -22,6 +23,7 @@ from models.services.contract import pdf as contract_pdf
 from models.services.contract.terms import TERMS_VERSION
 from models.settings import current
 
+log = logging.getLogger(__name__)
 ORIGINAL = "original"
 SIGNED = "signed"
 
@@ -50,12 +52,30 @@ def evidence(contract: Contract, results: dict, signed_at: datetime) -> dict:
 
 def produce(contract: Contract, recorded: dict) -> str | None:
     """Render and store the signed version; its relative path, or None for a contract whose terms
-    predate this document (it keeps only its original)."""
+    predate this document (it keeps only its original).
+
+    A storage failure does not hold the signature back (the outcome and its evidence are recorded
+    in the same transaction regardless): the file is then written on the first request for it.
+    """
     terms = contract.terms
     if not terms or terms.get("version") != TERMS_VERSION:
         return None
     document = contract_pdf.render(terms, recorded)
-    return contract_pdf.store(document, contract.proposal_id, contract.id, signed=True)
+    try:
+        return contract_pdf.store(document, contract.proposal_id, contract.id, signed=True)
+    except OSError as error:
+        log.error("signed CCB of contract %s not stored, it will be on first request: %s", contract.id, error)
+        return None
+
+
+def _late_signed_version(contract: Contract) -> str | None:
+    """The signed version of a signed contract whose file could not be stored at signing."""
+    if contract.signature_evidence is None or contract.signed_pdf_path:
+        return contract.signed_pdf_path
+    relative = produce(contract, contract.signature_evidence)
+    if relative:
+        Contract.update(signed_pdf_path=relative).where(Contract.id == contract.id).execute()
+    return relative
 
 
 def stored_document(contract: Contract, version: str | None) -> tuple[Path, str] | None:
@@ -63,8 +83,9 @@ def stored_document(contract: Contract, version: str | None) -> tuple[Path, str]
     unsigned original; no version gets the signed one once it exists, else the original. None
     when that file is not stored."""
     relative, served = contract.pdf_path, ORIGINAL
-    if version != ORIGINAL and contract.signed_pdf_path:
-        relative, served = contract.signed_pdf_path, SIGNED
+    signed = _late_signed_version(contract) if version != ORIGINAL else None
+    if signed:
+        relative, served = signed, SIGNED
     if not relative or not contract_pdf.path_of(relative).exists():
         return None
     return contract_pdf.path_of(relative), served

@@ -225,3 +225,28 @@ def test_any_other_version_is_400_in_the_error_body(client, auth, drain, ready, 
     response = _document(client, auth, ready.id, f"?version={version}")
     assert (response.status_code, response.json["statusCode"], response.json["error"], response.json["errorCode"],
             response.json["details"]["field"]) == (400, 400, "Bad Request", "VALIDATION_ERROR", "version")
+
+
+def test_a_signed_version_not_stored_at_signing_is_written_on_first_request(client, auth, drain, business_day,
+                                                                           monkeypatch):
+    # Given a signature applied while the documents directory refused the signed version
+    proposal, contract = awaiting_signature(client, auth, drain)
+    store = contract_pdf.store
+
+    def full_disk(content, proposal_id, contract_id, *, signed=False):
+        if signed:
+            raise OSError(28, "No space left on device")
+        return store(content, proposal_id, contract_id, signed=signed)
+
+    monkeypatch.setattr(contract_pdf, "store", full_disk)
+    client.post(signing_path(contract), json={})
+    drain()
+    row = Contract.get_by_id(contract["contract_id"])
+    assert (Proposal.get_by_id(proposal.id).status != "AWAITING_SIGNATURE", row.signed_pdf_path) == (True, None)
+    monkeypatch.setattr(contract_pdf, "store", store)
+
+    # When the document is asked for, then it is the signed version, built from the recorded evidence
+    response = _document(client, auth, proposal.id)
+    assert response.headers["X-Contract-Version"] == "signed"
+    assert row.signature_evidence["process_id"] in page_strings(response.data)[-1]
+    assert Contract.get_by_id(row.id).signed_pdf_path is not None
