@@ -21,6 +21,7 @@ from models.domain.loan.offers import build_offers
 from models.domain.loan.pricing import AnalysisResult, Pricing
 from models.services.contract import pdf
 from models.services.contract.terms import compose_terms
+from models.services.credit.wire import plain
 
 from bench.stats import machine, percentile
 
@@ -43,7 +44,7 @@ def sample_terms(rng: random.Random, index: int) -> dict:
                             monthly_rate=D(rng.randint(150, 450)) / 10000, pod_limit_max=D("150000.00"),
                             insurance_enabled=rng.random() < 0.5)
     offer = build_offers(result, PRICING, f"bench-{index}", made)[-1]
-    payload = {**offer, **{key: (float(value) if isinstance(value, Decimal) else value) for key, value in offer.items()}}
+    payload = plain(offer)  # as the credit path stores it
     pix = rng.random() < 0.5
     destination = ({"type": "PIX", "pix_key": "maria.assuncao@example.com", "pix_key_type": "EMAIL",
                     "holder_document": "12345678909", "holder_name": "MARIA DA CONCEIÇÃO DE ASSUNÇÃO"} if pix else
@@ -81,9 +82,9 @@ def main() -> None:
     evidence = {"provider": "Simulador", "process_id": "proc", "results": EVIDENCE_RESULTS,
                 "signed_at": "2026-03-10T16:00:00.000Z", "original_sha256": "0" * 64}
     signed = [_cpu_ms(lambda t=terms: pdf.render(t, evidence)) for terms in contracts]
-    pages = len(pdf.render(contracts[0])) // 1024
+    size_kib = len(pdf.render(contracts[0])) // 1024
     print(f"machine: {machine()}")
-    print(f"contract PDF: {args.contracts} contracts of 96 installments (about {pages} KiB each), CPU ms per render")
+    print(f"contract PDF: {args.contracts} contracts of 96 installments (about {size_kib} KiB each), CPU ms per render")
     for name, values in (("original", original), ("signed version", signed)):
         print(f"  {name:<16} median {statistics.median(values):5.2f}   p95 {percentile(values, 95):5.2f}   "
               f"max {max(values):5.2f}")
