@@ -19,10 +19,10 @@ from reportlab.pdfgen.canvas import Canvas
 from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.proposals import Consent, Proposal, StatusChange
-from models.domain import calendar
 from models.domain.clock import now
 from models.domain.loan.cet import cet
-from models.services.contract import ccb_template, pdf, terms as contract_terms
+from models.services.contract import ccb_template, generation, pdf, terms as contract_terms
+from models.services.platform import unit_of_work
 from models.services.contract.pdf_layout import Layout, encode
 from models.settings import load_settings
 from tests.contract_fixtures import (business_day, offer_payload, pre_accepted_proposal,  # noqa: F401
@@ -37,6 +37,12 @@ EVIDENCE = {"provider": "Simulador de assinatura dos testes", "process_id": "5f1
             "results": {"process_result": "PROCESS_RESULT_OK", "authentication_result": "AUTHENTICATION_RESULT_POSITIVE",
                         "liveness_result": "LIVENESS_RESULT_LIVE", "trust_result": "TRUST_RESULT_NO"},
             "signed_at": "2026-03-10T19:45:12.000Z", "original_sha256": "ab" * 32}
+
+
+@pytest.fixture(autouse=True)
+def held_outbox(monkeypatch):
+    """Contract generation's queued work is not published: these tests render the terms themselves."""
+    monkeypatch.setattr(unit_of_work, "_after_commit_publisher", None)
 
 
 def money(value) -> str:
@@ -75,18 +81,14 @@ def make_terms(*, installments: int = 48, full_name: str = "MARIA DA SILVA", pix
                         bank_account_digit=None, account_type=None).where(Proposal.id == proposal.id).execute()
     if not consent:
         Consent.delete().where(Consent.proposal == proposal.id).execute()
-    StatusChange.create(proposal=proposal.id, sequence=1, old_status="TOKEN_SENT", new_status="TOKEN_VALIDATED",
+    # the token validation happened before the fixture's first recorded change (sequence 0)
+    StatusChange.create(proposal=proposal.id, sequence=-1, old_status="TOKEN_SENT", new_status="TOKEN_VALIDATED",
                         trigger="FIXTURE", source="test", changed_at=now() - timedelta(minutes=29))
+    with unit_of_work.unit_of_work():  # the contract row as POST contract creates it (its work is held)
+        contract = generation.start(Proposal.get_by_id(proposal.id), None)
     proposal = Proposal.get_by_id(proposal.id)
-    offer = Offer.get_by_id(proposal.selected_offer_id)
-    payload = offer.payload
-    contract = Contract.create(
-        proposal=proposal.id, offer_id=offer.id, origin=proposal.origin, cpf=proposal.cpf,
-        principal_amount=payload["principal_amount"], total_amount=payload["total_amount"],
-        installment_amount=payload["installment_amount"], installments=payload["installments"],
-        interest_rate=payload["interest_rate"], first_due_date=date.fromisoformat(payload["first_due_date"]),
-        final_due_date=date.fromisoformat(payload["final_due_date"]), disbursement_date=calendar.disbursement_date(now()))
-    return contract_terms.build_terms(contract, proposal, CCB_NUMBER, now()), payload
+    payload = Offer.get_by_id(proposal.selected_offer_id).payload
+    return contract_terms.build_terms(Contract.get_by_id(contract.id), proposal, CCB_NUMBER, now()), payload
 
 
 def strings(document: bytes) -> list[str]:
