@@ -1,6 +1,6 @@
-"""Contract generation, polling, cancel and the provider callback bodies."""
+"""Contract generation, polling, the CCB document query, cancel and the provider callback bodies."""
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 
 class ContractRequestSchema(Schema):
@@ -8,6 +8,17 @@ class ContractRequestSchema(Schema):
         require_tld=False,
         schemes={"http", "https"},
         metadata={"description": "Where the customer goes after signing; the provider's default page when absent"},
+    )
+
+
+class ContractDocumentQuery(Schema):
+    version = fields.String(
+        validate=validate.OneOf(["original"]),
+        metadata={
+            "description": "original: the unsigned CCB as generated, also after signing. Absent: the signed "
+            "version once the contract is signed (the CCB plus the signature evidence page), "
+            "the original before. Any other value is a 400."
+        },
     )
 
 

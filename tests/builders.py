@@ -29,6 +29,9 @@ from models.domain.clock import now
 from models.domain.loan.offers import build_offers
 from models.domain.loan.pricing import AnalysisResult, Pricing
 
+# A Tuesday, 12:00 in São Paulo: a business day outside the payroll maintenance window.
+BUSINESS_NOON = "2026-03-10T15:00:00Z"
+
 # --- read-side rows at T0 -----------------------------------------------------------------------
 
 T0 = datetime(2026, 5, 11, 15, 0, tzinfo=timezone.utc)

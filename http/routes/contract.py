@@ -8,9 +8,16 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL
 from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
+from models.services.contract import signed_version
 from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
-from schemas.contract import ContractDataSchema, ContractRequestSchema, ContractStatusSchema, TerminalStatusSchema
+from schemas.contract import (
+    ContractDataSchema,
+    ContractDocumentQuery,
+    ContractRequestSchema,
+    ContractStatusSchema,
+    TerminalStatusSchema,
+)
 from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
@@ -98,12 +105,26 @@ def contract_status(proposal_id):
 
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"])
-@blp.response(200, description="The contract (CCB) as application/pdf", content_type="application/pdf")
+@blp.arguments(ContractDocumentQuery, location="query")
+@blp.response(
+    200,
+    description="The contract (CCB) as application/pdf. Once the contract is SIGNED this is "
+    "the signed version: the CCB followed by a final page with the signature "
+    "evidence (provider, process id, the four validation results, signing time, "
+    "SHA-256 of the unsigned original). ?version=original serves the unsigned "
+    "original, before and after signing. Header X-Contract-Version tells which "
+    "one was served (original or signed).",
+    content_type="application/pdf",
+)
+@blp.alt_response(400, schema=ErrorSchema, description="version is not original")
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
-def contract_document(proposal_id):
-    """The stored CCB PDF of the proposal's latest contract."""
-    document = contract_reads.contract_document(current_origin(), str(proposal_id))
+def contract_document(query, proposal_id):
+    """The CCB PDF of the proposal's latest contract: signed version once signed, else the original."""
+    document = contract_reads.contract_document(current_origin(), str(proposal_id), query.get("version"))
     if document is None:
         raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
-    path, contract_id = document
-    return send_file(path, mimetype="application/pdf", download_name=f"CCB-{contract_id}.pdf")
+    path, contract_id, version = document
+    suffix = "-assinada" if version == signed_version.SIGNED else ""
+    response = send_file(path, mimetype="application/pdf", download_name=f"CCB-{contract_id}{suffix}.pdf")
+    response.headers["X-Contract-Version"] = version
+    return response

@@ -26,6 +26,13 @@ class Contract(BaseModel):
     terms = JsonField(null=True)  # schedule, CET, breakdown, disbursement data as printed
     pdf_path = peewee.CharField(max_length=500, null=True)
     has_original_document = peewee.BooleanField(default=False)
+    # The CCB's versions: SHA-256 of the stored unsigned original (recorded when it is stored), and
+    # the signed version (the same document plus the signature evidence page), written once when
+    # the signature is applied, with the evidence it prints (provider, process id, the four
+    # results, signed_at, the original's SHA-256). Nullable: added at start-up to older databases.
+    original_sha256 = peewee.CharField(max_length=64, null=True)
+    signed_pdf_path = peewee.CharField(max_length=500, null=True)
+    signature_evidence = JsonField(null=True)
     signature_redirect_url = peewee.CharField(max_length=500, null=True)
     # Signature process at the e-signature provider.
     signature_id = peewee.CharField(max_length=36, null=True)

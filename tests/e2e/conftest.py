@@ -9,10 +9,10 @@ import base64
 import freezegun
 import pytest
 
-from tests.e2e.contract_path import BUSINESS_NOON
 from tests.support.service_fixtures import (
     app,
     broker,
+    business_day,
     clean_database,
     configure_partner,
     drain,
@@ -71,10 +71,3 @@ def auth(token_for):
 def basic_auth(client_id: str, secret: str) -> dict:
     raw = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
     return {"Authorization": f"Basic {raw}"}
-
-
-@pytest.fixture
-def business_day(app):
-    """Run the test at BUSINESS_NOON with the clock ticking (workers see the same clock)."""
-    with freezegun.freeze_time(BUSINESS_NOON, tick=True) as frozen:
-        yield frozen

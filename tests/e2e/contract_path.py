@@ -10,7 +10,6 @@ from tests.builders import pre_accepted_proposal
 
 # A Tuesday, 12:00 in São Paulo: a business day, outside the payroll maintenance window
 # (the ``business_day`` fixture of tests/e2e/conftest.py freezes the clock there).
-BUSINESS_NOON = "2026-03-10T15:00:00Z"
 
 
 def signing_path(contract_body: dict) -> str:

@@ -6,6 +6,7 @@ tables plus the seeded sandbox partners."""
 from tests.support.service_fixtures import (
     app,
     broker,
+    business_day,
     clean_database,
     configure_partner,
     drain,

@@ -16,6 +16,7 @@ import freezegun
 import pytest
 
 from tests import backends, builders
+from tests.builders import BUSINESS_NOON
 from tests.support.receiver import LocalReceiver
 
 # dramatiq's and pika's own timers must keep real time while a test freezes the service clock.
@@ -212,3 +213,11 @@ def configure_partner():
 def new_proposal():
     """``new_proposal(origin=..., cpf=..., phone=...)``: builders.recorded_proposal."""
     return builders.recorded_proposal
+
+
+@pytest.fixture
+def business_day(app):
+    """Run the test at BUSINESS_NOON (a Tuesday, 12:00 in São Paulo) with the clock ticking, so the
+    worker sees the same clock."""
+    with freezegun.freeze_time(BUSINESS_NOON, tick=True) as frozen:
+        yield frozen

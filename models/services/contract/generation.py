@@ -159,7 +159,7 @@ def generate(contract_id: str) -> None:
         installment_amount=contract.installment_amount,
     )
     terms = build_terms(contract, proposal, application.ccb_number, generated_at)
-    document = contract_pdf.render(terms, contract.id)
+    document = contract_pdf.render(terms)
     pdf_path = contract_pdf.store(document, proposal.id, contract.id)
     process = get_esignature().create_process(
         reference=contract.id,
@@ -176,6 +176,7 @@ def generate(contract_id: str) -> None:
             "terms": terms,
             "pdf_path": pdf_path,
             "has_original_document": True,
+            "original_sha256": contract_pdf.sha256(document),
             "issuer_application_id": application.ccb_number,
             "funding_application_id": application.application_id,
             "unico_process_id": process.process_id,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from models.services.contract import pdf as contract_pdf
+from models.services.contract import signed_version
 from models.services.contract.generation import latest_contract
 from models.services.partners.ownership import owned_proposal
 
@@ -17,10 +17,15 @@ def proposal_contract(origin: str, proposal_id: str) -> tuple[Proposal, Contract
     return proposal, latest_contract(proposal.id)
 
 
-def contract_document(origin: str, proposal_id: str) -> tuple[Path, str] | None:
-    """Path and contract id of the stored CCB PDF of the origin's proposal's latest contract; None
-    when there is no contract or its document is not (or no longer) stored."""
+def contract_document(origin: str, proposal_id: str, version: str | None = None) -> tuple[Path, str, str] | None:
+    """Path, contract id and served version (``original`` or ``signed``) of the CCB PDF of the origin's
+    proposal's latest contract: the signed version once signed unless ``version`` is ``original``;
+    None when there is no contract or its document is not (or no longer) stored."""
     _, contract = proposal_contract(origin, proposal_id)
-    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+    if contract is None:
         return None
-    return contract_pdf.path_of(contract.pdf_path), contract.id
+    found = signed_version.stored_document(contract, version)
+    if found is None:
+        return None
+    path, served = found
+    return path, contract.id, served

@@ -10,6 +10,7 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus, signature_valid
 from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
+from models.services.contract import signed_version
 from models.services.contract.generation import expiry_key
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
@@ -47,12 +48,15 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
         cancel_scheduled(expiry_key(contract.id))
         if signature_valid(**checks):
             signed_at = now()
+            recorded = signed_version.evidence(contract, checks, signed_at)
             Contract.update(
                 status=ContractStatus.SIGNED,
                 signature_status=SignatureStatus.SIGNED,
                 signature_result=checks,
                 signed_at=signed_at,
                 issue_date=signed_at,
+                signature_evidence=recorded,
+                signed_pdf_path=signed_version.produce(contract, recorded),
                 disbursement_date=calendar.disbursement_date(signed_at),
                 updated_at=signed_at,
             ).where(Contract.id == contract.id).execute()

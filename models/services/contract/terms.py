@@ -1,18 +1,38 @@
-"""Everything the CCB states, gathered once from the offer, the proposal and the consent."""
+"""Everything the CCB states, gathered once from the offer, the proposal, the consent and the settings.
+
+The numbers are the offer the customer pre-accepted (the figures the API answered in the offer and
+answers in the contract data): amounts, rates and CET from its payload; the schedule is the Price
+schedule of its financed amount, the same one the offer's total and IOF were computed from. They
+are kept raw here (decimal text, ISO dates) and stored with the contract (``Contract.terms``);
+only the document formats them (``brazilian_format``).
+"""
 
 from __future__ import annotations
 
 import hashlib
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.partners import Partner
 from models.db.proposals import Consent, Proposal, StatusChange
-from models.domain.clock import isoformat_z
+from models.domain import calendar
+from models.domain.clock import isoformat_z, to_local
 from models.domain.loan.cet import cet
+from models.domain.loan.cet_worksheet import cet_flows, financed_components
 from models.domain.loan.price import amortization_schedule
+from models.services.banking.banks import AUTHORISED_BANKS
+from models.settings import current
+
+# Shape of the stored terms; the document renders only this shape (older contracts keep their PDF).
+TERMS_VERSION = 2
+# Settings of [ccb] a CCB cannot be issued without (Lei 10.931/2004 art. 29: creditor, places).
+REQUIRED_CCB_SETTINGS = ("creditor_name", "creditor_cnpj", "issue_place", "payment_place")
+
+
+class CcbNotConfigured(RuntimeError):
+    """The settings lack what every CCB must state; no contract is issued until they are filled in."""
 
 
 def destination(proposal: Proposal) -> dict:
@@ -30,6 +50,31 @@ def destination(proposal: Proposal) -> dict:
         "account_type": proposal.account_type,
         **holder,
     }
+
+
+def ccb_settings() -> dict:
+    """Creditor, places and channels from ``[ccb]``; raises when a required one is empty."""
+    settings = current().ccb
+    values = {
+        name: str(settings.get(name) or "")
+        for name in (
+            "creditor_name",
+            "creditor_cnpj",
+            "creditor_address",
+            "issue_place",
+            "payment_place",
+            "customer_service",
+            "ombudsman",
+            "document_notice",
+        )
+    }
+    missing = [name for name in REQUIRED_CCB_SETTINGS if not values[name].strip()]
+    if missing:
+        raise CcbNotConfigured(
+            f"[ccb] {', '.join(missing)} must be set in config.toml for the "
+            f"{current().environment} environment before a CCB can be issued"
+        )
+    return values
 
 
 def _consent(proposal: Proposal) -> dict | None:
@@ -52,62 +97,127 @@ def _consent(proposal: Proposal) -> dict | None:
     }
 
 
-def _cet(payload: dict, schedule, release: date) -> tuple[dict, list]:
-    if payload.get("cet"):
-        return payload["cet"], payload.get("cost_breakdown") or []
-    principal = Decimal(str(payload["principal_amount"]))
-    result = cet(
-        principal,
-        [(row.due_date, row.installment) for row in schedule],
-        release,
-        components={
-            "principal": principal,
-            "iof": Decimal(str(payload["iof_amount"])),
-            "tac": Decimal(str(payload["tac_amount"])),
-        },
-    )
-    return {"annual": result.annual, "monthly": result.monthly}, result.breakdown
+def cet_release_date(payload: dict, fallback: date) -> date:
+    """The release date the offer's CET was computed from: the business day after the offer was
+    made (``calculation_details.generated_at``), as offer building does; ``fallback`` without it."""
+    generated = (payload.get("calculation_details") or {}).get("generated_at")
+    if not generated:
+        return fallback
+    return calendar.disbursement_date(datetime.fromisoformat(generated.replace("Z", "+00:00")))
+
+
+def _money(value) -> str:
+    return str(Decimal(str(value)).quantize(Decimal("0.01")))
 
 
 def build_terms(contract: Contract, proposal: Proposal, ccb_number: str | None, generated_at) -> dict:
-    """The printed terms: parties, amounts, rates, CET, charges, schedule, disbursement and consent."""
-    payload = Offer.get_by_id(contract.offer_id).payload
-    details = payload.get("calculation_details") or {}
-    financed = Decimal(str(details.get("financed_amount") or payload["principal_amount"]))
-    monthly_rate = Decimal(str(details.get("monthly_rate") or Decimal(str(payload["interest_rate"])) / 100))
-    schedule = amortization_schedule(financed, monthly_rate, contract.installments, contract.first_due_date)
-    cet_figures, breakdown = _cet(payload, schedule, contract.disbursement_date)
+    """The printed terms of ``contract``: its offer, the proposal's parties, destination and consent,
+    and the ``[ccb]`` settings."""
     partner = Partner.get_or_none(Partner.code == proposal.origin)
-    return {
-        "ccb_number": ccb_number,
-        "generated_at": isoformat_z(generated_at),
-        "borrower": {
+    to_pay = destination(proposal)
+    if to_pay["type"] == "ACCOUNT":
+        to_pay["bank_name"] = AUTHORISED_BANKS.get(proposal.bank_code or "")
+    return compose_terms(
+        Offer.get_by_id(contract.offer_id).payload,
+        contract_id=contract.id,
+        ccb_number=ccb_number,
+        generated_at=generated_at,
+        first_due_date=contract.first_due_date,
+        disbursement_date=contract.disbursement_date,
+        borrower={
             "name": proposal.full_name,
             "cpf": proposal.cpf,
             "birth_date": str(proposal.birth_date),
             "email": proposal.email,
             "phone": proposal.phone,
         },
-        "origin": {"code": proposal.origin, "name": partner.name if partner else proposal.origin},
+        origin={"code": proposal.origin, "name": partner.name if partner else proposal.origin},
+        destination=to_pay,
+        consent=_consent(proposal),
+        ccb=ccb_settings(),
+    )
+
+
+def compose_terms(
+    payload: dict,
+    *,
+    contract_id: str,
+    ccb_number: str | None,
+    generated_at: datetime,
+    first_due_date: date,
+    disbursement_date: date,
+    borrower: dict,
+    origin: dict,
+    destination: dict,
+    consent: dict | None,
+    ccb: dict,
+) -> dict:
+    """The terms from an offer ``payload`` and the other parts, without touching the database: parties,
+    amounts, rates, CET worksheet, charges, schedule, places, disbursement and consent."""
+    details = payload.get("calculation_details") or {}
+    released = Decimal(str(payload["principal_amount"]))
+    charges = {
+        "iof": Decimal(str(payload["iof_amount"])),
+        "tac": Decimal(str(payload["tac_amount"])),
+        "insurance": Decimal(str(payload.get("insurance_amount") or 0)),
+    }
+    financed = Decimal(str(details.get("financed_amount") or released + sum(charges.values())))
+    components = financed_components({"released": released, **charges})
+    if sum(item.amount for item in components) != financed:
+        raise ValueError(
+            f"offer {payload.get('id')}: released amount and charges do not add up to the amount financed ({financed})"
+        )
+    monthly_rate = Decimal(str(details.get("monthly_rate") or Decimal(str(payload["interest_rate"])) / 100))
+    schedule = amortization_schedule(financed, monthly_rate, int(payload["installments"]), first_due_date)
+    release = cet_release_date(payload, disbursement_date)
+    flows = cet_flows(release, released, [(row.due_date, row.installment) for row in schedule])
+    figures = payload.get("cet") or _solve_cet(released, flows)
+    total = sum((row.installment for row in schedule), Decimal(0))
+    conditions = payload.get("terms_and_conditions") or {}
+    return {
+        "version": TERMS_VERSION,
+        "ccb_number": ccb_number,
+        "contract_id": contract_id,
+        "generated_at": isoformat_z(generated_at),
+        "issue": {"place": ccb["issue_place"], "generated_on": to_local(generated_at).date().isoformat()},
+        "payment_place": ccb["payment_place"],
+        "creditor": {"name": ccb["creditor_name"], "cnpj": ccb["creditor_cnpj"], "address": ccb["creditor_address"]},
+        "channels": {"customer_service": ccb["customer_service"], "ombudsman": ccb["ombudsman"]},
+        "document_notice": ccb["document_notice"],
+        "borrower": borrower,
+        "origin": origin,
         "amounts": {
-            name: str(payload[name])
-            for name in (
-                "principal_amount",
-                "total_amount",
-                "installment_amount",
-                "iof_amount",
-                "tac_amount",
-                "insurance_amount",
-            )
-        }
-        | {"financed_amount": str(financed), "installments": contract.installments},
+            "released_amount": _money(released),
+            "financed_amount": _money(financed),
+            "iof_amount": _money(charges["iof"]),
+            "tac_amount": _money(charges["tac"]),
+            "insurance_amount": _money(charges["insurance"]),
+            "total_amount": _money(payload["total_amount"]),
+            "interest_amount": _money(total - financed),
+            "installment_amount": _money(payload["installment_amount"]),
+            "installments": len(schedule),
+        },
         "rates": {
             "monthly_percent": str(payload["interest_rate"]),
             "annual_percent": str(payload["annual_interest_rate"]),
-            "cet_monthly_percent": str(cet_figures["monthly"]),
-            "cet_annual_percent": str(cet_figures["annual"]),
+            "cet_monthly_percent": str(figures["monthly"]),
+            "cet_annual_percent": str(figures["annual"]),
         },
-        "cost_breakdown": [{k: str(v) for k, v in item.items()} for item in breakdown],
+        "charges": {
+            "late_payment_fee_percent": str(conditions.get("late_payment_fee", "")),
+            "default_interest_monthly_percent": str(conditions.get("default_interest", "")),
+        },
+        "cet_worksheet": {
+            "release_date": release.isoformat(),
+            "components": [
+                {"component": item.name, "amount": str(item.amount), "share_percent": str(item.share_percent)}
+                for item in components
+            ],
+            "flows": [
+                {"number": flow.number, "date": flow.when.isoformat(), "days": flow.days, "amount": str(flow.amount)}
+                for flow in flows
+            ],
+        },
         "schedule": [
             {
                 "number": r.number,
@@ -119,9 +229,15 @@ def build_terms(contract: Contract, proposal: Proposal, ccb_number: str | None, 
             }
             for r in schedule
         ],
-        "first_due_date": contract.first_due_date.isoformat(),
-        "final_due_date": contract.final_due_date.isoformat(),
-        "terms_and_conditions": {k: str(v) for k, v in (payload.get("terms_and_conditions") or {}).items()},
-        "disbursement": {"expected_date": contract.disbursement_date.isoformat(), "destination": destination(proposal)},
-        "consent": _consent(proposal),
+        "first_due_date": first_due_date.isoformat(),
+        "final_due_date": schedule[-1].due_date.isoformat(),
+        "terms_and_conditions": {k: str(v) for k, v in conditions.items()},
+        "disbursement": {"expected_date": disbursement_date.isoformat(), "destination": destination},
+        "consent": consent,
     }
+
+
+def _solve_cet(released: Decimal, flows) -> dict:
+    """CET of an offer stored without one (older payloads): solved from the same flows."""
+    result = cet(released, [(flow.when, flow.amount) for flow in flows[1:]], flows[0].when)
+    return {"annual": result.annual, "monthly": result.monthly}

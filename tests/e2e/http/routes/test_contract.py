@@ -1,5 +1,8 @@
-"""POST/GET contract: hybrid and async generation, polling, every 409, the CCB document."""
+"""POST/GET contract: hybrid and async generation, polling, every 409, the CCB document (original and
+signed versions)."""
 
+import hashlib
+import itertools
 from datetime import timedelta
 
 import freezegun
@@ -9,9 +12,12 @@ from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
+from models.domain.clock import to_local
+from models.services.contract import pdf as contract_pdf
 from models.services.platform import unit_of_work
 from tests.builders import pre_accepted_proposal, with_bank_account
-from tests.e2e.contract_path import history
+from tests.e2e.contract_path import awaiting_signature, history, signing_path
+from tests.support.pdf_text import page_strings
 
 
 @pytest.fixture
@@ -227,7 +233,102 @@ def test_terms_carry_schedule_cet_disbursement_and_consent(client, auth, drain, 
     terms = Contract.get_by_id(body["contract_id"]).terms
     assert len(terms["schedule"]) == 48 and terms["schedule"][-1]["balance"] == "0.00"
     assert terms["schedule"][0]["installment"] == body["installment_amount"]
-    assert terms["rates"]["cet_annual_percent"] and terms["cost_breakdown"]
+    assert terms["rates"]["cet_annual_percent"] and terms["cet_worksheet"]["components"]
     assert terms["disbursement"]["destination"]["bank_code"] == "341"
     assert terms["consent"]["ip"] == "203.0.113.7"
     assert terms["ccb_number"] == Contract.get_by_id(body["contract_id"]).issuer_application_id
+
+
+def _document(client, auth, proposal_id, query=""):
+    return client.get(f"/v1/proposals/{proposal_id}/contract/document{query}", headers=auth())
+
+
+def test_before_signing_the_document_is_the_original(client, auth, drain, ready):
+    body = post(client, auth, ready.id).json
+    stored = contract_pdf.path_of(Contract.get_by_id(body["contract_id"]).pdf_path).read_bytes()
+    for query in ("", "?version=original"):
+        response = _document(client, auth, ready.id, query)
+        assert (response.status_code, response.headers["X-Contract-Version"], response.data) == (
+            200,
+            "original",
+            stored,
+        )
+    assert Contract.get_by_id(body["contract_id"]).original_sha256 == hashlib.sha256(stored).hexdigest()
+
+
+def test_once_signed_the_document_ends_with_the_evidence_recorded_at_signing(client, auth, drain, business_day):
+    # Given a contract awaiting signature and its original as served then
+    proposal, contract = awaiting_signature(client, auth, drain)
+    original = _document(client, auth, proposal.id).data
+
+    # When the customer signs and every check passes
+    client.post(signing_path(contract), json={})
+    drain()
+
+    # Then the document is the signed version, whose last page prints the evidence recorded at signing
+    response = _document(client, auth, proposal.id)
+    assert (response.status_code, response.headers["X-Contract-Version"]) == (200, "signed")
+    row = Contract.get_by_id(contract["contract_id"])
+    evidence = page_strings(response.data)[-1]
+    recorded = dict(itertools.pairwise(evidence))
+    assert recorded["Provedor de assinatura eletrônica"] == "Simulador de assinatura dos testes (sem validade jurídica)"
+    assert recorded["Identificador do processo de assinatura"] == row.unico_process_id
+    assert recorded["Resultado do processo"] == "PROCESS_RESULT_OK (processo concluído)"
+    assert recorded["Autenticação de identidade"] == "AUTHENTICATION_RESULT_POSITIVE (identidade confirmada)"
+    assert recorded["Prova de vida"] == "LIVENESS_RESULT_LIVE (pessoa presente confirmada)"
+    assert recorded["Análise antifraude"] == "TRUST_RESULT_NO (sem indício de fraude)"
+    assert recorded["Data e hora da assinatura (data de emissão)"] == (
+        to_local(row.signed_at).strftime("%d/%m/%Y às %H:%M:%S") + " (horário de Brasília)"
+    )
+    assert recorded["SHA-256 do documento não assinado"] == hashlib.sha256(original).hexdigest() == row.original_sha256
+    assert row.signature_evidence["results"] == row.signature_result
+    # and the unsigned original is still served, unchanged
+    again = _document(client, auth, proposal.id, "?version=original")
+    assert (again.headers["X-Contract-Version"], again.data) == ("original", original)
+
+
+def test_a_failed_signature_leaves_only_the_original(client, auth, drain, business_day):
+    proposal, contract = awaiting_signature(client, auth, drain)
+    client.post(signing_path(contract), json={"liveness_result": "LIVENESS_RESULT_SPOOF"})
+    drain()
+    assert Contract.get_by_id(contract["contract_id"]).signed_pdf_path is None
+    assert _document(client, auth, proposal.id).headers["X-Contract-Version"] == "original"
+
+
+@pytest.mark.parametrize("version", ["signed", "ORIGINAL", ""])
+def test_any_other_version_is_400_in_the_error_body(client, auth, drain, ready, version):
+    post(client, auth, ready.id)
+    response = _document(client, auth, ready.id, f"?version={version}")
+    assert (
+        response.status_code,
+        response.json["statusCode"],
+        response.json["error"],
+        response.json["errorCode"],
+        response.json["details"]["field"],
+    ) == (400, 400, "Bad Request", "VALIDATION_ERROR", "version")
+
+
+def test_a_signed_version_not_stored_at_signing_is_written_on_first_request(
+    client, auth, drain, business_day, monkeypatch
+):
+    # Given a signature applied while the documents directory refused the signed version
+    proposal, contract = awaiting_signature(client, auth, drain)
+    store = contract_pdf.store
+
+    def full_disk(content, proposal_id, contract_id, *, signed=False):
+        if signed:
+            raise OSError(28, "No space left on device")
+        return store(content, proposal_id, contract_id, signed=signed)
+
+    monkeypatch.setattr(contract_pdf, "store", full_disk)
+    client.post(signing_path(contract), json={})
+    drain()
+    row = Contract.get_by_id(contract["contract_id"])
+    assert (Proposal.get_by_id(proposal.id).status != "AWAITING_SIGNATURE", row.signed_pdf_path) == (True, None)
+    monkeypatch.setattr(contract_pdf, "store", store)
+
+    # When the document is asked for, then it is the signed version, built from the recorded evidence
+    response = _document(client, auth, proposal.id)
+    assert response.headers["X-Contract-Version"] == "signed"
+    assert row.signature_evidence["process_id"] in page_strings(response.data)[-1]
+    assert Contract.get_by_id(row.id).signed_pdf_path is not None
