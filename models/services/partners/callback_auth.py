@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 
 from models.settings import current
 
 
 def secret_for(provider: str) -> str:
-    """The shared secret: env ``<PROVIDER>_CALLBACK_SECRET`` first, then ``[<provider>] callback_secret``."""
-    return os.environ.get(f"{provider.upper()}_CALLBACK_SECRET") or current().get(f"{provider}.callback_secret") or ""
+    """The shared secret: ``[<provider>] callback_secret``, which env ``<PROVIDER>_CALLBACK_SECRET``
+    overrides (models/settings.py)."""
+    return str(getattr(current(), provider).callback_secret)
 
 
 def sign(body: bytes, secret: str) -> str:
