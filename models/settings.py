@@ -7,7 +7,10 @@ result against the dataclasses below: an unknown key, a missing key or a value o
 stops start-up with a :class:`SettingsError` naming the key (``outbox.batch_size``). Money and
 rates are ``Decimal`` (written as strings in the file, so no binary float ever holds them).
 
-One instance is current per process (:func:`current`, made current by ``app.bootstrap``).
+``app.bootstrap`` loads the settings once per process and registers them with the ports in
+``models.runtime``, which only the edges read (routes, ops commands, actors, the broker side).
+Use cases receive the section they read as a keyword parameter (``credit_settings=``): README,
+"How it is built".
 """
 
 from __future__ import annotations
@@ -419,21 +422,3 @@ def load_settings(
     if not data.get("jwt_signing_key"):
         raise SettingsError(f"JWT_SIGNING_KEY must be set for the {environment} environment")
     return _section(Settings, data, "", environment=environment)
-
-
-_current: Settings | None = None
-
-
-def current() -> Settings:
-    """The settings this process runs with (loaded from the environment on first use)."""
-    global _current
-    if _current is None:
-        _current = load_settings()
-    return _current
-
-
-def use(settings: Settings) -> Settings:
-    """Make ``settings`` current (start-up and tests)."""
-    global _current
-    _current = settings
-    return settings

@@ -4,11 +4,11 @@ import flask_smorest
 from flask import jsonify, send_file
 
 from httpapi.presenters import contract as contract_views
+from models import runtime
 from models.domain.lifecycles import ContractStatus
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL
 from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
-from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.contract import ContractDataSchema, ContractRequestSchema, ContractStatusSchema, TerminalStatusSchema
 from schemas.errors import ErrorSchema
@@ -28,8 +28,11 @@ def _reply(body: dict, code: int):
 
 
 def _start(proposal_id: str, body: dict, wait: bool):
-    contract = contracts.start_contract(current_origin(), proposal_id, body.get("signature_redirect_url"))
-    contract = contracts.await_generation(contract.id, current().contract.hybrid_wait_seconds if wait else None)
+    contract_settings = runtime.current().settings.contract
+    contract = contracts.start_contract(
+        current_origin(), proposal_id, body.get("signature_redirect_url"), contract_settings=contract_settings
+    )
+    contract = contracts.await_generation(contract.id, contract_settings.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
         return _reply(contract_views.acknowledgement(contract), 202)
     if contract.status == ContractStatus.FAILED:
@@ -102,7 +105,9 @@ def contract_status(proposal_id):
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
 def contract_document(proposal_id):
     """The stored CCB PDF of the proposal's latest contract."""
-    document = contract_reads.contract_document(current_origin(), str(proposal_id))
+    document = contract_reads.contract_document(
+        current_origin(), str(proposal_id), contract_settings=runtime.current().settings.contract
+    )
     if document is None:
         raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
     path, contract_id = document

@@ -17,7 +17,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from models.services.contract.pdf_layout import Layout
-from models.settings import ROOT, current
+from models.settings import ROOT, ContractSettings
 
 # Process-wide reportlab default; this module is the service's only reportlab user.
 rl_config.useA85 = 0
@@ -28,8 +28,8 @@ SCHEDULE_WIDTHS = (30.0, 75.0, 85.0, 85.0, 85.0, 95.0)
 SCHEDULE_HEADER = ("#", "due date", "installment", "interest", "amortization", "balance")
 
 
-def documents_dir() -> Path:
-    configured = Path(current().contract.documents_dir)
+def documents_dir(contract_settings: ContractSettings) -> Path:
+    configured = Path(contract_settings.documents_dir)
     return configured if configured.is_absolute() else ROOT / configured
 
 
@@ -87,10 +87,10 @@ def render(terms: dict, contract_id: str) -> bytes:
     return buffer.getvalue()
 
 
-def store(content: bytes, proposal_id: str, contract_id: str) -> str:
+def store(content: bytes, proposal_id: str, contract_id: str, *, contract_settings: ContractSettings) -> str:
     """Write the PDF atomically; returns its path relative to the documents directory."""
     relative = Path(proposal_id) / f"{contract_id}.pdf"
-    target = documents_dir() / relative
+    target = documents_dir(contract_settings) / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".pdf.tmp")
     temporary.write_bytes(content)
@@ -98,6 +98,6 @@ def store(content: bytes, proposal_id: str, contract_id: str) -> str:
     return str(relative)
 
 
-def path_of(relative: str) -> Path:
+def path_of(relative: str, *, contract_settings: ContractSettings) -> Path:
     """Absolute path of a stored document."""
-    return documents_dir() / relative
+    return documents_dir(contract_settings) / relative

@@ -9,6 +9,7 @@ from models.db.proposals import Proposal
 from models.services.contract import pdf as contract_pdf
 from models.services.contract.generation import latest_contract
 from models.services.partners.ownership import owned_proposal
+from models.settings import ContractSettings
 
 
 def proposal_contract(origin: str, proposal_id: str) -> tuple[Proposal, Contract | None]:
@@ -17,10 +18,14 @@ def proposal_contract(origin: str, proposal_id: str) -> tuple[Proposal, Contract
     return proposal, latest_contract(proposal.id)
 
 
-def contract_document(origin: str, proposal_id: str) -> tuple[Path, str] | None:
+def contract_document(origin: str, proposal_id: str, *, contract_settings: ContractSettings) -> tuple[Path, str] | None:
     """Path and contract id of the stored CCB PDF of the origin's proposal's latest contract; None
-    when there is no contract or its document is not (or no longer) stored."""
+    when there is no contract or its document is not (or no longer) stored (under
+    ``contract_settings.documents_dir``)."""
     _, contract = proposal_contract(origin, proposal_id)
-    if contract is None or not contract.pdf_path or not contract_pdf.path_of(contract.pdf_path).exists():
+    if contract is None or not contract.pdf_path:
         return None
-    return contract_pdf.path_of(contract.pdf_path), contract.id
+    path = contract_pdf.path_of(contract.pdf_path, contract_settings=contract_settings)
+    if not path.exists():
+        return None
+    return path, contract.id

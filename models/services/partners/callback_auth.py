@@ -1,17 +1,14 @@
-"""HMAC-SHA256 body signatures of provider callbacks (header ``X-Signature: sha256=<hex>``)."""
+"""HMAC-SHA256 body signatures of provider callbacks (header ``X-Signature: sha256=<hex>``).
+
+The shared secret of each provider is a setting (``esignature.callback_secret``,
+``funding.callback_secret``; ``ESIGNATURE_CALLBACK_SECRET`` / ``FUNDING_CALLBACK_SECRET`` override
+them), which the callback route passes in.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-
-from models.settings import current
-
-
-def secret_for(provider: str) -> str:
-    """The shared secret: ``[<provider>] callback_secret``, which env ``<PROVIDER>_CALLBACK_SECRET``
-    overrides (models/settings.py)."""
-    return str(getattr(current(), provider).callback_secret)
 
 
 def sign(body: bytes, secret: str) -> str:
