@@ -1,4 +1,10 @@
-"""Composition root: settings, database, broker and actors, then the Flask app or the worker.
+"""Composition root: settings, database, broker, ports and actors, then the Flask app or the worker.
+
+``bootstrap`` runs once per process for every entry point below (and the benchmarks and tests): it
+loads the typed settings, opens the database and its schema, chooses the broker, builds the ports
+(one adapter per external system, each HTTP adapter with its own session) and installs them as the
+runtime (``models.runtime``) the edges read: routes, ops commands, actors and the broker side pass
+each use case the ports and settings sections it needs (README, "How it is built").
 
 Entry points:
   python app.py                      embedded default (API + in-process broker and worker)
@@ -39,7 +45,8 @@ def mount_http_package() -> None:
 
 mount_http_package()
 
-from models.settings import Settings, current, use  # noqa: E402
+from models import runtime  # noqa: E402
+from models.settings import Settings, load_settings  # noqa: E402
 
 log = logging.getLogger("app")
 _booted: dict[str, object] = {}
@@ -51,11 +58,12 @@ def configure_logging(settings: Settings) -> None:
     configure(settings.log_level)
 
 
-def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Settings:
-    """Open the database, create the schema, choose the broker and load the actors (once)."""
-    if "settings" in _booted:
-        return _booted["settings"]  # type: ignore[return-value]
-    settings = use(settings or current())
+def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime.Runtime:
+    """Settings (``settings`` or loaded from the environment), database and schema, the broker, the
+    ports and the runtime, then the actors; once per process (a second call returns the first runtime)."""
+    if "runtime" in _booted:
+        return _booted["runtime"]  # type: ignore[return-value]
+    settings = settings or load_settings()
     configure_logging(settings)
     from models.db.database import create_schema, open_database
 
@@ -64,6 +72,10 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
     from rabbitmq.broker import configure_broker
 
     configure_broker(settings)
+    from models.external.ports import build_ports
+
+    # Installed before the actors are imported: their queue names carry the configured prefix.
+    installed = runtime.install(runtime.Runtime(settings, build_ports(settings)))
     import actors  # noqa: F401  (binds every actor to the broker chosen above)
     from models.services.platform import metrics, unit_of_work, wakeups
     from rabbitmq.outbox_relay import relay_due
@@ -81,26 +93,27 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> Setting
 
             with startup_lock():  # processes starting together on a fresh database seed once
                 seed_sandbox_partners(settings.credential_environment)
-        schedule_next_poll()  # keeps the auction feed read even when nothing else runs it
-    _booted["settings"] = settings
+        # keeps the auction feed read even when nothing else runs it
+        schedule_next_poll(auctions_settings=settings.auctions)
+    _booted["runtime"] = installed
     _booted["role"] = role
-    return settings
+    return installed
 
 
-def _register_routes(app, api) -> None:
+def _register_routes(app, api, base_path: str) -> None:
     routes = importlib.import_module(f"{HTTP_PACKAGE}.routes")
     for info in sorted(pkgutil.iter_modules(routes.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{HTTP_PACKAGE}.routes.{info.name}")
         blueprint = getattr(module, "blp", None)
         if blueprint is not None:
-            api.register_blueprint(blueprint, url_prefix=current().base_path + getattr(module, "PREFIX", ""))
+            api.register_blueprint(blueprint, url_prefix=base_path + getattr(module, "PREFIX", ""))
         for extra in getattr(module, "PLAIN_BLUEPRINTS", ()):
             app.register_blueprint(extra)
 
 
 def create_app(settings: Settings | None = None):
     """The Flask application (gunicorn: ``app:create_app()``)."""
-    settings = bootstrap(settings, role="api")
+    settings = bootstrap(settings, role="api").settings
     from flask import Flask, g, request
 
     from models.db.database import db, is_postgres
@@ -154,7 +167,7 @@ def create_app(settings: Settings | None = None):
     docs.install(app)
     observability.install(app)
     app.register_blueprint(health.blp)
-    _register_routes(app, api)
+    _register_routes(app, api, settings.base_path)
     from httpapi.cli import commands
 
     commands.install(app)
@@ -189,7 +202,7 @@ def main() -> None:
     from werkzeug.serving import run_simple
 
     app = create_app()
-    settings = current()
+    settings = runtime.current().settings
     worker = sweeper = None
     if not settings.uses_rabbitmq:
         worker, sweeper = start_embedded_worker(settings)

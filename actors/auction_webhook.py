@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import AUCTION_WEBHOOK, queue_name
 
@@ -19,7 +20,13 @@ def deliver_auction(delivery_id: str) -> None:
     """Post the auction proposal to one partner, or schedule the next attempt."""
     from models.services.webhooks.auction_delivery import deliver
 
-    deliver(delivery_id)
+    rt = runtime.current()
+    deliver(
+        delivery_id,
+        partner_endpoints=rt.ports.partner_endpoints,
+        webhooks_settings=rt.settings.webhooks,
+        environment=rt.settings.environment,
+    )
 
 
 @dramatiq.actor(
@@ -32,10 +39,9 @@ def deliver_auction(delivery_id: str) -> None:
 def poll_auction_proposals() -> None:
     """Read new auction proposals from the payroll system and ingest them (idempotent), then
     schedule the next poll when polling on a schedule is on."""
-    from models.external.auctions import get_auction_source
-    from models.services.webhooks.auction_delivery import ingest
+    from models.services.webhooks.auction_delivery import ingest_feed
     from models.services.webhooks.auction_polling import schedule_next_poll
 
-    for offer in get_auction_source().fetch_new():
-        ingest(offer)
-    schedule_next_poll()
+    rt = runtime.current()
+    ingest_feed(auction_source=rt.ports.auction_source)
+    schedule_next_poll(auctions_settings=rt.settings.auctions)

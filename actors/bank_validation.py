@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import BANK_VALIDATION, queue_name
 
@@ -17,4 +18,4 @@ def validate_bank_data(submission_id: str) -> None:
     """Confirm the submission's Pix key and save the data or record the refusal (idempotent)."""
     from models.services.banking.pix_validation import validate
 
-    validate(submission_id)
+    validate(submission_id, pix_directory=runtime.current().ports.pix_directory)

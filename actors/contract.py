@@ -3,6 +3,7 @@ at the deadline, and releasing the providers of a contract that will never be pa
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
 
@@ -18,7 +19,15 @@ def generate_contract(contract_id: str) -> None:
     """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
     from models.services.contract.generation import generate
 
-    generate(contract_id)
+    rt = runtime.current()
+    generate(
+        contract_id,
+        funding=rt.ports.funding,
+        esignature=rt.ports.esignature,
+        contract_settings=rt.settings.contract,
+        ccb_settings=rt.settings.ccb,
+        environment=rt.settings.environment,
+    )
 
 
 @dramatiq.actor(actor_name=ActorName.CONTRACT_WATCHDOG.value, queue_name=queue_name(SCHEDULER), max_retries=3)
@@ -48,4 +57,5 @@ def release_contract(contract_id: str) -> None:
     """Cancel the funding application and the signing process (best effort, retried)."""
     from models.services.contract.release import release
 
-    release(contract_id)
+    ports = runtime.current().ports
+    release(contract_id, esignature=ports.esignature, funding=ports.funding)

@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import CREDIT_ANALYSIS, queue_name
 
@@ -21,7 +22,14 @@ def run_credit_analysis(analysis_id: str) -> None:
     """Margin, engine and offers for one analysis (idempotent: a finished analysis is left alone)."""
     from models.services.credit.analysis_runner import run
 
-    run(analysis_id)
+    rt = runtime.current()
+    run(
+        analysis_id,
+        payroll=rt.ports.payroll,
+        credit_engine=rt.ports.credit_engine,
+        credit_settings=rt.settings.credit,
+        payroll_window_settings=rt.settings.payroll_window,
+    )
 
 
 @dramatiq.actor(

@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import DISBURSEMENT, queue_name
 
@@ -17,7 +18,8 @@ def process_signed_contract(contract_id: str) -> None:
     """SIGNED: fraud analysis when needed, else endorsement."""
     from models.services.disbursement.post_signature import route_signed
 
-    route_signed(contract_id)
+    rt = runtime.current()
+    route_signed(contract_id, fraud=rt.ports.fraud, fraud_settings=rt.settings.fraud)
 
 
 @dramatiq.actor(
@@ -31,7 +33,7 @@ def run_fraud_analysis(contract_id: str) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED or ANALYSIS_REPROVED."""
     from models.services.disbursement.post_signature import decide_fraud
 
-    decide_fraud(contract_id)
+    decide_fraud(contract_id, fraud=runtime.current().ports.fraud)
 
 
 @dramatiq.actor(
@@ -45,7 +47,13 @@ def endorse_contract(contract_id: str) -> None:
     """Payroll endorsement (ERROR and re-queued past the maintenance window), then the payment schedule."""
     from models.services.disbursement.post_signature import endorse
 
-    endorse(contract_id)
+    rt = runtime.current()
+    endorse(
+        contract_id,
+        endorsement=rt.ports.endorsement,
+        payroll_window_settings=rt.settings.payroll_window,
+        disbursement_settings=rt.settings.disbursement,
+    )
 
 
 @dramatiq.actor(
@@ -59,4 +67,4 @@ def disburse(contract_id: str) -> None:
     """Pay the customer once (idempotency key) and record DISBURSED or DISBURSEMENT_FAILED."""
     from models.services.disbursement.payment import disburse as pay
 
-    pay(contract_id)
+    pay(contract_id, funding=runtime.current().ports.funding)

@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import SIGNATURE_RESULT, queue_name
 
@@ -17,4 +18,11 @@ def handle_signature_result(process_id: str, event: str, results: dict) -> None:
     """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates ignored)."""
     from models.services.contract.signature import handle_result
 
-    handle_result(process_id, event, results)
+    settings = runtime.current().settings
+    handle_result(
+        process_id,
+        event,
+        results,
+        esignature_settings=settings.esignature,
+        contract_settings=settings.contract,
+    )

@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from rabbitmq.queues import SIMULATION, queue_name
 
@@ -17,4 +18,4 @@ def run_simulation(simulation_id: str) -> None:
     """Compute one simulation (the route waits for it through the wake-ups)."""
     from models.services.credit.simulation import run
 
-    run(simulation_id)
+    run(simulation_id, pricing_settings=runtime.current().settings.credit.pricing)

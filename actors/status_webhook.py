@@ -2,6 +2,7 @@
 
 import dramatiq
 
+from models import runtime
 from models.services.platform.actor_names import ActorName
 from models.services.webhooks.status_delivery import DeliveryExhausted, RetryLater, deliver
 from rabbitmq.queues import STATUS_WEBHOOK, queue_name
@@ -19,7 +20,14 @@ from rabbitmq.queues import STATUS_WEBHOOK, queue_name
 )
 def deliver_status_change(status_change_id: int) -> None:
     """Send the change's event to the partner (one attempt), or schedule the next one."""
+    rt = runtime.current()
     try:
-        deliver(status_change_id)
+        deliver(
+            status_change_id,
+            partner_endpoints=rt.ports.partner_endpoints,
+            webhooks_settings=rt.settings.webhooks,
+            environment=rt.settings.environment,
+            credential_environment=rt.settings.credential_environment,
+        )
     except RetryLater as later:
         raise dramatiq.Retry(str(later), delay=later.delay_ms) from None

@@ -72,6 +72,50 @@ def _proposal(cpf: str):
     return with_bank_account(pre_accepted_proposal(cpf=cpf, installments=96, pricing=pricing))
 
 
+def _use_cases() -> tuple:
+    """(settings, start, generate, handle_signature_result, deliver) of the tree being measured. ``--baseline`` runs this
+    script in older trees too, whose use cases read their settings and adapters themselves (before
+    models.runtime existed), so both shapes are accepted."""
+    from models.services.contract import generation as contracts
+    from models.services.contract import signature as signatures
+    from models.services.webhooks import status_delivery
+
+    try:
+        from models import runtime
+    except ImportError:  # a tree from before the bootstrap passed dependencies explicitly
+        from models.settings import current
+
+        return current(), contracts.start, contracts.generate, signatures.handle_result, status_delivery.deliver
+    rt = runtime.current()
+    settings, ports = rt.settings, rt.ports
+    return (
+        settings,
+        lambda proposal, redirect_url: contracts.start(proposal, redirect_url, contract_settings=settings.contract),
+        lambda contract_id: contracts.generate(
+            contract_id,
+            funding=ports.funding,
+            esignature=ports.esignature,
+            contract_settings=settings.contract,
+            ccb_settings=settings.ccb,
+            environment=settings.environment,
+        ),
+        lambda process_id, event, results: signatures.handle_result(
+            process_id,
+            event,
+            results,
+            esignature_settings=settings.esignature,
+            contract_settings=settings.contract,
+        ),
+        lambda change_id: status_delivery.deliver(
+            change_id,
+            partner_endpoints=ports.partner_endpoints,
+            webhooks_settings=settings.webhooks,
+            environment=settings.environment,
+            credential_environment=settings.credential_environment,
+        ),
+    )
+
+
 def _timed(samples: dict, name: str, counter: QueryCounter, call):
     before = counter.count
     started = time.perf_counter()
@@ -85,18 +129,16 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
     from models.db.database import db
     from models.db.proposals import StatusChange
     from models.external.esignature.sandbox import PASSING_RESULTS
-    from models.services.contract import generation as contracts
-    from models.services.contract import signature as signatures
     from models.services.platform.locks import locked_proposal
     from models.services.platform.unit_of_work import unit_of_work
-    from models.services.webhooks import status_delivery
 
+    _, start, generate, handle_result, deliver = _use_cases()
     with db.connection_context():
         proposal = _proposal(cpf)
         with unit_of_work():
-            contract = contracts.start(locked_proposal(proposal.id), None)
+            contract = start(locked_proposal(proposal.id), None)
     with db.connection_context():  # an actor message: one connection per message
-        _timed(samples, "generate_contract", counter, lambda: contracts.generate(contract.id))
+        _timed(samples, "generate_contract", counter, lambda: generate(contract.id))
     process_id = Contract.get_by_id(contract.id).unico_process_id
     for event, results in (("PROCESS_STARTED", {}), ("PROCESS_FINISHED", PASSING_RESULTS)):
         with db.connection_context():
@@ -104,7 +146,7 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
                 samples,
                 "handle_signature_result",
                 counter,
-                lambda event=event, results=results: signatures.handle_result(process_id, event, dict(results)),
+                lambda event=event, results=results: handle_result(process_id, event, dict(results)),
             )
     changes = [
         c.id
@@ -118,7 +160,7 @@ def _iteration(samples: dict, counter: QueryCounter, client, headers: dict, cpf:
                 samples,
                 "deliver_status_change",
                 counter,
-                lambda change_id=change_id: status_delivery.deliver(change_id),
+                lambda change_id=change_id: deliver(change_id),
             )
     for _ in range(detail_reads):
         response = _timed(
@@ -136,12 +178,11 @@ def measure(n: int, warmup: int, detail_reads: int) -> dict:
     from models.db.database import db
     from models.services.partners.tokens import issue_token
     from models.services.platform.unit_of_work import set_after_commit_publisher
-    from models.settings import current
 
     application = composition.create_app()
     set_after_commit_publisher(None)  # nothing consumes the messages here; only the paths are timed
     client = application.test_client()
-    token = issue_token(current(), origin="PARTNER_A", client_id="bench")["access_token"]
+    token = issue_token(_use_cases()[0], origin="PARTNER_A", client_id="bench")["access_token"]
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
     counter = QueryCounter()
     peewee_log = logging.getLogger("peewee")

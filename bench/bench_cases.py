@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from models import runtime
 from models.db.contracts import Contract
 from models.db.database import db
 from models.db.proposals import Proposal
 from models.services.partners.tokens import issue_token
-from models.settings import current
 
 
 def headers_for() -> dict[str, dict]:
     return {
         code: {
-            "Authorization": "Bearer " + issue_token(current(), origin=code, client_id=f"bench-{code}")["access_token"]
+            "Authorization": "Bearer "
+            + issue_token(runtime.current().settings, origin=code, client_id=f"bench-{code}")["access_token"]
         }
         for code in ("PARTNER_A", "PARTNER_B")
     }

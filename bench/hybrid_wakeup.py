@@ -39,16 +39,17 @@ def _cpf(seed: int) -> str:
 
 def main(runs: int) -> None:
     import app as composition
+    from models import runtime
     from models.db.analysis import CreditAnalysis
     from models.db.sandbox import SandboxMessage
     from models.services.partners.tokens import issue_token
-    from models.settings import current
 
     application = composition.create_app()
-    worker, sweeper = composition.start_embedded_worker(current())
+    settings = runtime.current().settings
+    worker, sweeper = composition.start_embedded_worker(settings)
     client = application.test_client()
     headers = {
-        "Authorization": "Bearer " + issue_token(current(), origin="PARTNER_A", client_id="bench")["access_token"]
+        "Authorization": "Bearer " + issue_token(settings, origin="PARTNER_A", client_id="bench")["access_token"]
     }
     gaps = []
     try:

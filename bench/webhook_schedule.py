@@ -61,11 +61,10 @@ def main() -> None:
 
     import app as composition
     from models.db.database import db
-    from models.settings import current
 
-    settings = composition.bootstrap(role="api")
+    settings = composition.bootstrap(role="api").settings
     worker, sweeper = composition.start_embedded_worker(settings)
-    schedule = list(current().webhooks.status_schedule_seconds)
+    schedule = list(settings.webhooks.status_schedule_seconds)
     print(
         f"schedule (s): {schedule}; receiver fails {args.failures} time(s); worker threads "
         f"{settings.worker.embedded_threads}"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Flask, g, request
 
+from models import runtime
 from models.services.partners.accounts import find_partner
 from models.services.partners.tokens import InvalidToken, verify_token
-from models.settings import current
 
 from .errors import error_response
 
@@ -21,7 +21,7 @@ def _unauthorized(message: str):
 
 
 def install(app: Flask) -> None:
-    base_path = current().base_path
+    base_path = runtime.current().settings.base_path
 
     @app.before_request
     def _authenticate():
@@ -37,7 +37,7 @@ def install(app: Flask) -> None:
         if scheme.lower() != "bearer" or not value.strip():
             return _unauthorized("Authorization header must be 'Bearer <ACCESS_TOKEN>'")
         try:
-            claims = verify_token(current(), value.strip())
+            claims = verify_token(runtime.current().settings, value.strip())
         except InvalidToken:
             return _unauthorized("Invalid or expired access token; request a new one")
         partner = find_partner(claims.origin)

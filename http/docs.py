@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, send_from_directory, url_for
 from swagger_ui_bundle import swagger_ui_path
 
-from models.settings import current
+from models import runtime
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Payroll loan origination API</title>
@@ -19,7 +19,7 @@ PAGE = """<!DOCTYPE html>
 
 
 def install(app: Flask) -> None:
-    base = current().base_path
+    base = runtime.current().settings.base_path
     blp = Blueprint("docs", __name__, url_prefix=f"{base}/docs")
 
     @blp.route("/", strict_slashes=False)

@@ -15,8 +15,8 @@ import time
 import dramatiq
 from flask import Blueprint, jsonify
 
+from models import runtime
 from models.services.platform.health import database_ok
-from models.settings import current
 
 blp = Blueprint("health", __name__)
 
@@ -36,7 +36,7 @@ class BrokerCheck:
         self._at = 0.0
 
     def __call__(self, broker) -> tuple[bool, str | None]:
-        settings = current().health
+        settings = runtime.current().settings.health
         with self._lock:
             if self._answer is not None and time.monotonic() - self._at < settings.broker_check_cache_seconds:
                 return self._answer

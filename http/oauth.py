@@ -9,9 +9,9 @@ from authlib.oauth2.rfc6749 import ClientMixin, grants
 from flask import Blueprint, Flask
 from werkzeug.routing import Rule
 
+from models import runtime
 from models.services.partners.accounts import find_active_credential, record_credential_use, secret_matches
 from models.services.partners.tokens import issue_token
-from models.settings import current
 
 blp = Blueprint("oauth", __name__)
 server = AuthorizationServer()
@@ -56,7 +56,7 @@ class ClientCredentialsGrant(grants.ClientCredentialsGrant):
 def _query_client(client_id: str):
     credential = find_active_credential(client_id)
     # An instance serves one environment: the other environment's credentials do not exist here.
-    if credential is None or credential.environment != current().credential_environment:
+    if credential is None or credential.environment != runtime.current().settings.credential_environment:
         return None
     return CredentialClient(credential)
 
@@ -66,7 +66,7 @@ def _save_token(token: dict, request) -> None:
 
 
 def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):
-    return issue_token(current(), origin=client.credential.partner.code, client_id=client.client_id)
+    return issue_token(runtime.current().settings, origin=client.credential.partner.code, client_id=client.client_id)
 
 
 TOKEN_OPERATION = {

@@ -10,9 +10,9 @@ import time
 
 from flask import Blueprint, Flask, Response, g, request
 
+from models import runtime
 from models.services.platform import metrics
 from models.services.platform.request_context import current_request_id
-from models.settings import current
 
 log = logging.getLogger("access")
 # Probes and scrapes hit every few seconds: their access lines are DEBUG, not INFO noise.
@@ -24,7 +24,7 @@ metrics_blp = Blueprint("metrics", __name__)
 @metrics_blp.route("/metrics")
 def expose_metrics():
     """Prometheus exposition: API and actor metrics plus business figures (cached, see config)."""
-    body, content_type = metrics.render(current().metrics.business_cache_seconds)
+    body, content_type = metrics.render(runtime.current().settings.metrics.business_cache_seconds)
     return Response(body, content_type=content_type)
 
 

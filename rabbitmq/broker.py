@@ -7,7 +7,7 @@ import logging
 import dramatiq
 from dramatiq.brokers.stub import StubBroker
 
-from models.settings import Settings, current
+from models.settings import Settings
 from rabbitmq.actor_observability import ActorObservability
 from rabbitmq.middleware import DatabaseConnection, RequestIdPropagation
 
@@ -16,12 +16,12 @@ log = logging.getLogger(__name__)
 _configured: dramatiq.Broker | None = None
 
 
-def configure_broker(settings: Settings | None = None) -> dramatiq.Broker:
-    """RabbitMQ with publisher confirms when AMQP_URL is set, else the in-process broker."""
+def configure_broker(settings: Settings) -> dramatiq.Broker:
+    """RabbitMQ with publisher confirms when AMQP_URL is set, else the in-process broker (once per
+    process: app.bootstrap calls it before the actors are imported)."""
     global _configured
     if _configured is not None:
         return _configured
-    settings = settings or current()
     if settings.uses_rabbitmq:
         from dramatiq.brokers.rabbitmq import RabbitmqBroker
 
@@ -40,5 +40,5 @@ def configure_broker(settings: Settings | None = None) -> dramatiq.Broker:
 
 def configured_broker() -> dramatiq.Broker:
     if _configured is None:
-        raise RuntimeError("configure_broker() must run before actors are used")
+        raise RuntimeError("app.bootstrap() must choose the broker before actors are imported or used")
     return _configured

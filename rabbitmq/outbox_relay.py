@@ -21,11 +21,11 @@ from datetime import timedelta
 
 import dramatiq
 
+from models import runtime
 from models.db.database import db, is_postgres
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
 from models.services.platform.outbox import due_messages, park, purge_finished
-from models.settings import current
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def _message_for(row: OutboxMessage, broker: dramatiq.Broker) -> dramatiq.Messag
 def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     """Publish unpublished rows that are due (optionally only ``ids``); returns how many."""
     broker = dramatiq.get_broker()
-    limit = limit or current().outbox.batch_size
+    limit = limit or runtime.current().settings.outbox.batch_size
     published = 0
     # Two statements: a connection is opened only when none is, the transaction always.
     with db.connection_context() if db.is_closed() else contextlib.nullcontext():  # noqa: SIM117
@@ -111,17 +111,17 @@ class OutboxSweeper(threading.Thread):
 
     def __init__(self, interval: float | None = None) -> None:
         super().__init__(name="outbox-sweeper", daemon=True)
-        self.interval = interval if interval is not None else current().outbox.sweep_interval_seconds
+        self.interval = interval if interval is not None else runtime.current().settings.outbox.sweep_interval_seconds
         self.stopping = threading.Event()
 
     def run(self) -> None:
         last_purge = float("-inf")
         while not self.stopping.wait(self.interval):
             try:
-                while relay_due() >= current().outbox.batch_size:
+                while relay_due() >= runtime.current().settings.outbox.batch_size:
                     pass
                 if time.monotonic() - last_purge >= PURGE_EVERY_SECONDS:
-                    purge_finished(timedelta(days=current().outbox.retention_days))
+                    purge_finished(timedelta(days=runtime.current().settings.outbox.retention_days))
                     last_purge = time.monotonic()
             except Exception:
                 log.exception("outbox sweep failed; retrying next interval")

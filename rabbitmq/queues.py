@@ -1,6 +1,6 @@
 """One queue per actor family, so ops can run and scale a worker pool for each alone."""
 
-from models.settings import current
+from models import runtime
 
 CREDIT_ANALYSIS = "credit_analysis"
 SIMULATION = "simulation"
@@ -28,4 +28,4 @@ ALL_QUEUES = (
 
 def queue_name(family: str) -> str:
     """The broker queue of ``family`` with this environment's prefix."""
-    return f"{current().queue_prefix}{family}"
+    return f"{runtime.current().settings.queue_prefix}{family}"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from models import runtime
 from models.services.platform import unit_of_work
-from models.settings import current
 
 
 @contextmanager
 def leave_for_sweeper():
     """With the in-process broker a CLI process has no worker: publishing there would lose the
     message when the command exits. Leave the outbox rows for the running service's sweeper."""
-    if current().uses_rabbitmq:
+    if runtime.current().settings.uses_rabbitmq:
         yield
         return
     unit_of_work.set_after_commit_publisher(None)

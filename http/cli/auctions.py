@@ -12,11 +12,11 @@ from decimal import Decimal, InvalidOperation
 import click
 from flask.cli import AppGroup
 
-from models.external.auctions import AuctionSourceError, get_auction_source
+from models import runtime
+from models.external.auctions import AuctionSourceError
 from models.external.auctions.sandbox import make_offer
 from models.services.webhooks.auction_delivery import ingest, recent_auctions
 from models.services.webhooks.deliveries import deliveries_of
-from models.settings import current
 
 from ._outbox import leave_for_sweeper
 
@@ -31,7 +31,7 @@ group = AppGroup("auctions", help="Auction proposals and their delivery to partn
 @click.option("--external-id", help="Payroll system id (default: generated).")
 def inject(document, name, balance, installments, external_id):
     """Sandbox only: publish an auction proposal and queue its deliveries."""
-    if current().external_mode != "sandbox":
+    if runtime.current().settings.external_mode != "sandbox":
         raise click.ClickException("auctions inject is a sandbox command (external_mode is not sandbox)")
     try:
         amount = Decimal(balance)
@@ -46,7 +46,7 @@ def inject(document, name, balance, installments, external_id):
 def poll():
     """Read new auction proposals from the payroll system now and queue their deliveries."""
     try:
-        offers = get_auction_source().fetch_new()
+        offers = runtime.current().ports.auction_source.fetch_new()
     except AuctionSourceError as error:
         raise click.ClickException(str(error)) from error
     with leave_for_sweeper():

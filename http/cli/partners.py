@@ -7,8 +7,8 @@ import json
 import click
 from flask.cli import AppGroup
 
+from models import runtime
 from models.services.partners import accounts as service
-from models.settings import current
 
 group = AppGroup("partners", help="Manage partners (origins) and their credentials.")
 
@@ -75,7 +75,7 @@ def create(code, name, environment, insurance, recontracting):
     _, credential = service.create_partner(
         code,
         name,
-        environment or current().credential_environment,
+        environment or runtime.current().settings.credential_environment,
         insurance_enabled=insurance,
         recontracting_enabled=recontracting,
     )
@@ -151,7 +151,7 @@ def update(
     changes = {k: v for k, v in changes.items() if v is not None}
     for field in ("webhook_url", "auction_url"):
         if changes.get(field):
-            problem = validate_partner_url(changes[field], current())
+            problem = validate_partner_url(changes[field], environment=runtime.current().settings.environment)
             if problem:
                 raise click.ClickException(f"{field}: {problem}")
         elif field in changes:
@@ -178,7 +178,7 @@ def rotate_secret(code, environment, webhook_signing):
         service.update_partner(partner, webhook_signing_secret=service.new_signing_secret())
         _echo({"code": code, "webhook_signing_secret": partner.webhook_signing_secret})
         return
-    credential = service.rotate_secret(partner, environment or current().credential_environment)
+    credential = service.rotate_secret(partner, environment or runtime.current().settings.credential_environment)
     _echo(
         {
             "code": code,

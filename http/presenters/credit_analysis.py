@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from httpapi.presenters.acknowledgement import acknowledgement_body
+from models import runtime
 from models.domain.clock import isoformat_z
 from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.wire import money_text, number
-from models.settings import current
 
 REJECTION_MESSAGES = {
     "NO_AVAILABLE_MARGIN": "Credit analysis rejected: no available payroll margin",
@@ -67,11 +67,12 @@ def _approved(result: FinishedAnalysis) -> dict:
         "approved": True,
         "offer": offer_body(result.offer, selected_offer_id=selected),
     }
+    settings = runtime.current().settings
     if result.insurance_enabled:
         body.update(
             insuredOffer=offer_body(result.insured_offer, selected_offer_id=selected),
-            product=product_ref(False),
-            insuredProduct=product_ref(True),
+            product=product_ref(False, products_settings=settings.products),
+            insuredProduct=product_ref(True, products_settings=settings.products),
         )
     body.update(
         available_margin=money_text(analysis.available_margin),
@@ -79,7 +80,7 @@ def _approved(result: FinishedAnalysis) -> dict:
         maxInstallments=analysis.max_installments,
         maxMonthlyPayment=money_text(analysis.max_monthly_payment),
         minMonthlyPayment=number(analysis.min_monthly_payment),
-        bank_skip=bool(current().credit.bank_skip),
+        bank_skip=settings.credit.bank_skip,
     )
     if analysis.promotional:
         body["promotional"] = True
@@ -98,7 +99,7 @@ def _rejected(proposal, analysis) -> dict:
         "insuredOffer": None,
         "maxLoanAmount": 0,
         "maxInstallments": 0,
-        "bank_skip": bool(current().credit.bank_skip),
+        "bank_skip": runtime.current().settings.credit.bank_skip,
     }
 
 

@@ -2,9 +2,9 @@
 
 import flask_smorest
 
+from models import runtime
 from models.services.banking import submission
 from models.services.banking.disbursement_data import Verdict
-from models.settings import current
 from schemas.banking import BankingDataResultSchema, BankingDataSchema
 from schemas.errors import ErrorSchema
 
@@ -35,6 +35,6 @@ def submit_banking_data(data, proposal_id):
     an unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or PIX_KEY_NOT_CONFIRMED."""
     proposal_id = str(proposal_id)
     verdict = submission.submit_banking_data(
-        current_origin(), proposal_id, data, wait_seconds=current().banking.pix_lookup_wait_seconds
+        current_origin(), proposal_id, data, wait_seconds=runtime.current().settings.banking.pix_lookup_wait_seconds
     )
     return _answer(proposal_id, verdict)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models import runtime
 from models.domain.clock import isoformat_z, now
 from models.external.messaging import SMS, WHATSAPP
 from models.services.credit import contact
@@ -23,7 +24,16 @@ BASE = "/proposals/<proposal_id>/contact"
 @blp.alt_response(409, schema=ErrorSchema, description="Phone already used in another proposal, or resend cooldown")
 def send_contact(body, proposal_id):
     """Save email and phone and send a 6-digit code by SMS."""
-    token = contact.send_contact(current_origin(), proposal_id, body["email"].strip().lower(), body["phone"])
+    rt = runtime.current()
+    token = contact.send_contact(
+        current_origin(),
+        proposal_id,
+        body["email"].strip().lower(),
+        body["phone"],
+        sms=rt.ports.sms,
+        contact_settings=rt.settings.contact,
+        jwt_signing_key=rt.settings.jwt_signing_key,
+    )
     return reply(
         {"message": "Verification code sent by SMS", "phone": token.phone, "expires_at": isoformat_z(token.expires_at)},
         201,
@@ -40,7 +50,15 @@ def send_contact(body, proposal_id):
 )
 def validate_token(body, proposal_id):
     """Check the code; the proposal moves to TOKEN_VALIDATED."""
-    proposal = contact.validate(current_origin(), proposal_id, body["token"], body["phone"])
+    settings = runtime.current().settings
+    proposal = contact.validate(
+        current_origin(),
+        proposal_id,
+        body["token"],
+        body["phone"],
+        contact_settings=settings.contact,
+        jwt_signing_key=settings.jwt_signing_key,
+    )
     return reply(
         {
             "message": "Token validated",
@@ -53,7 +71,16 @@ def validate_token(body, proposal_id):
 
 
 def _resend(proposal_id: str, channel: str):
-    token = contact.resend(current_origin(), proposal_id, channel)
+    rt = runtime.current()
+    token = contact.resend(
+        current_origin(),
+        proposal_id,
+        channel,
+        sms=rt.ports.sms,
+        messaging_app=rt.ports.messaging_app,
+        contact_settings=rt.settings.contact,
+        jwt_signing_key=rt.settings.jwt_signing_key,
+    )
     label = "SMS" if channel == SMS else "WhatsApp"
     return reply(
         {

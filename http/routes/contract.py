@@ -4,12 +4,12 @@ import flask_smorest
 from flask import jsonify, send_file
 
 from httpapi.presenters import contract as contract_views
+from models import runtime
 from models.domain.lifecycles import ContractStatus
 from models.domain.statuses import CONTRACT_QUERY_TERMINAL
 from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
 from models.services.contract import signed_version
-from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.contract import (
     ContractDataSchema,
@@ -35,8 +35,11 @@ def _reply(body: dict, code: int):
 
 
 def _start(proposal_id: str, body: dict, wait: bool):
-    contract = contracts.start_contract(current_origin(), proposal_id, body.get("signature_redirect_url"))
-    contract = contracts.await_generation(contract.id, current().contract.hybrid_wait_seconds if wait else None)
+    contract_settings = runtime.current().settings.contract
+    contract = contracts.start_contract(
+        current_origin(), proposal_id, body.get("signature_redirect_url"), contract_settings=contract_settings
+    )
+    contract = contracts.await_generation(contract.id, contract_settings.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
         return _reply(contract_views.acknowledgement(contract), 202)
     if contract.status == ContractStatus.FAILED:
@@ -120,7 +123,12 @@ def contract_status(proposal_id):
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
 def contract_document(query, proposal_id):
     """The CCB PDF of the proposal's latest contract: signed version once signed, else the original."""
-    document = contract_reads.contract_document(current_origin(), str(proposal_id), query.get("version"))
+    document = contract_reads.contract_document(
+        current_origin(),
+        str(proposal_id),
+        query.get("version"),
+        contract_settings=runtime.current().settings.contract,
+    )
     if document is None:
         raise ApiError(404, "Contract document not found", error_code="CONTRACT_DOCUMENT_NOT_FOUND")
     path, contract_id, version = document

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models import runtime
 from models.domain.lifecycles import FINISHED_OUTCOMES, AnalysisOutcome
 from models.services.credit.analysis import ConsentData, RetryRefusal, retry, start_analysis
 from models.services.credit.analysis_reads import analysis_of, await_analysis, finished_analysis
-from models.settings import current
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
 from schemas.errors import ErrorSchema
@@ -59,7 +59,7 @@ def analyse(body, query, proposal_id):
     """Hybrid analysis (waits up to ~28 s); ``?async=true`` is the legacy form of /async."""
     mode = "async" if query["async_"] else "hybrid"
     analysis = start_analysis(current_origin(), proposal_id, _consent(body), mode)
-    return _answer(analysis, wait=None if query["async_"] else float(current().credit.hybrid_wait_seconds))
+    return _answer(analysis, wait=None if query["async_"] else runtime.current().settings.credit.hybrid_wait_seconds)
 
 
 @blp.route(BASE + "/async", methods=["POST"])
@@ -86,7 +86,8 @@ def poll(proposal_id):
 
 
 def _retry(proposal_id: str, *, sync: bool):
-    outcome = retry(current_origin(), proposal_id, "sync" if sync else "async")
+    credit_settings = runtime.current().settings.credit
+    outcome = retry(current_origin(), proposal_id, "sync" if sync else "async", credit_settings=credit_settings)
     if isinstance(outcome, RetryRefusal):
         return reply(
             {
@@ -99,7 +100,7 @@ def _retry(proposal_id: str, *, sync: bool):
         )
     if not sync:
         return reply(acknowledgement(outcome), 202)
-    analysis = await_analysis(outcome.id, float(current().credit.retry_wait_seconds))
+    analysis = await_analysis(outcome.id, credit_settings.retry_wait_seconds)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return reply(acknowledgement(analysis), 202)
     return reply(retry_body(finished_analysis(analysis)), 200)

@@ -8,6 +8,7 @@ second change.
 
 from flask import Blueprint, jsonify
 
+from models import runtime
 from models.domain.statuses import Status
 from models.services.contract.cancellation import withdraw_contract
 
@@ -22,7 +23,7 @@ WITHDRAWAL = "WITHDRAWAL"
 @bp.route("/callbacks/funding", methods=["POST"])
 def funding_callback():
     """Verify the signature and the event, then withdraw the contract named by its CCB number."""
-    body, refused = signed_json("funding")
+    body, refused = signed_json(runtime.current().settings.funding.callback_secret)
     if refused is not None:
         return refused
     if body.get("event") != WITHDRAWAL:

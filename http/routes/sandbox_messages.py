@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models import runtime
 from models.domain.clock import isoformat_z
 from models.services.queries.sandbox_messages import sandbox_messages
-from models.settings import current
 from schemas.credit_analysis import SandboxMessage as SandboxMessageSchema
 from schemas.credit_analysis import SandboxMessagesQuery
 
 from ..auth import current_origin
 from ..presenters.replies import reply
 
-if current().sandbox_routes:
+if runtime.current().settings.sandbox_routes:
     blp = flask_smorest.Blueprint("sandbox_messages", __name__, description="Sandbox: messages sent to a phone")
 
     @blp.route("/sandbox/messages", methods=["GET"])

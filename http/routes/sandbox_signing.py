@@ -10,12 +10,12 @@ from html import escape
 
 from flask import Blueprint, jsonify, redirect, request
 
+from models import runtime
 from models.services.contract import sandbox_signing
 from models.services.contract.signature import RESULT_FIELDS
-from models.settings import current
 
 bp = Blueprint("sandbox_signing", __name__)
-PLAIN_BLUEPRINTS = [bp] if current().sandbox_routes else []
+PLAIN_BLUEPRINTS = [bp] if runtime.current().settings.sandbox_routes else []
 
 
 @bp.route("/sandbox/esign/<process_id>", methods=["GET"])

@@ -7,6 +7,7 @@ outbox; a repeated event is deduplicated there and the actor ignores late ones.
 
 from flask import Blueprint, jsonify
 
+from models import runtime
 from models.services.contract.signature import FINISHED, RESULT_FIELDS, STARTED
 from models.services.contract.signature_events import accept_result
 
@@ -20,7 +21,7 @@ PLAIN_BLUEPRINTS = [bp]
 @bp.route("/callbacks/esignature", methods=["POST"])
 def esignature_callback():
     """Verify the signature, validate the event and queue it; 200 once accepted."""
-    body, refused = signed_json("esignature")
+    body, refused = signed_json(runtime.current().settings.esignature.callback_secret)
     if refused is not None:
         return refused
     if not isinstance(body.get("process_id"), str):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models import runtime
 from models.domain.lifecycles import SimulationStatus
 from models.services.credit.offers import offer_body
 from models.services.credit.products import product_ref
 from models.services.credit.simulation import BY_INSTALLMENTS, await_simulation, request_simulation, simulation_offers
-from models.settings import current
 from schemas.credit_analysis import SimulateRequest, SimulationResponse
 from schemas.errors import ErrorSchema
 
@@ -34,7 +34,8 @@ def simulate(body, proposal_id):
         loan_amount=body.get("loan_amount"),
         insured=bool(body["insured"]),
     )
-    simulation = await_simulation(requested.id, float(current().credit.simulation_wait_seconds))
+    settings = runtime.current().settings
+    simulation = await_simulation(requested.id, settings.credit.simulation_wait_seconds)
     if simulation.status == SimulationStatus.PENDING:
         raise ApiError(
             503, "The simulation is taking longer than expected; try again shortly", error_code="SIMULATION_TIMEOUT"
@@ -44,7 +45,7 @@ def simulate(body, proposal_id):
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
     # Offers a simulation has just stored are never the proposal's selected one.
     offers = [offer_body(row, selected_offer_id=None) for row in simulation_offers(simulation)]
-    product = product_ref(simulation.insured)
+    product = product_ref(simulation.insured, products_settings=settings.products)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
     return reply(
         {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flask_smorest
 
+from models import runtime
 from models.services.credit.start import start_proposal
 from schemas.credit import StartRequest, StartResponse
 from schemas.errors import ErrorSchema
@@ -29,7 +30,15 @@ blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a pro
 )
 def start(body):
     """Start a proposal for a CPF, or get back its active proposal."""
-    proposal, created = start_proposal(current_origin(), body["cpf"], body["full_name"].strip(), body["birth_date"])
+    rt = runtime.current()
+    proposal, created = start_proposal(
+        current_origin(),
+        body["cpf"],
+        body["full_name"].strip(),
+        body["birth_date"],
+        collections=rt.ports.collections,
+        products_settings=rt.settings.products,
+    )
     message = "Proposal created" if created else "The CPF already has an active proposal; returning it"
     return reply(
         {

@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import requests
 from requests.adapters import HTTPAdapter
 
+from models.settings import ExternalSystemSettings
+
 log = logging.getLogger(__name__)
 
 # Sections with a single ``timeout_seconds`` (contract path): it bounds the read, and connecting
@@ -144,13 +146,13 @@ def _decoded(response: requests.Response) -> Any:
         return {"raw": response.text[:500]}
 
 
-def client_for(settings_node, name: str) -> HttpClient:
+def client_for(settings: ExternalSystemSettings, name: str) -> HttpClient:
     """An HttpClient configured from a ``[default.external.<name>]`` settings table."""
     return HttpClient(
-        settings_node.url,
-        connect_timeout=settings_node.connect_timeout,
-        read_timeout=settings_node.read_timeout,
-        retries=settings_node.get("retries", 2),
+        settings.url,
+        connect_timeout=settings.connect_timeout,
+        read_timeout=settings.read_timeout,
+        retries=settings.retries,
         name=name,
     )
 

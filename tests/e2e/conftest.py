@@ -19,6 +19,7 @@ from tests.support.service_fixtures import (
     new_proposal,
     receiver,
     settle,
+    use_runtime,
     worker,
 )
 
@@ -42,16 +43,16 @@ def _token_cache():
 def token_for(app, _token_cache):
     """An access token for a sandbox partner, reused while valid at the current (maybe frozen) time,
     as partners are told to; re-issued when the clock has moved outside its validity."""
+    from models import runtime
     from models.domain.clock import now
     from models.services.partners.tokens import issue_token
-    from models.settings import current
 
     def get(code: str = "PARTNER_A") -> str:
         at = int(now().timestamp())
         cached = _token_cache.get(code)
         if cached is None or not (cached[1] <= at < cached[2] - 60):
             client_id, _ = SANDBOX_CREDENTIALS[code]
-            issued = issue_token(current(), origin=code, client_id=client_id)
+            issued = issue_token(runtime.current().settings, origin=code, client_id=client_id)
             _token_cache[code] = (issued["access_token"], at, at + issued["expires_in"])
         return _token_cache[code][0]
 

@@ -13,5 +13,6 @@ from tests.support.service_fixtures import (
     new_proposal,
     receiver,
     settle,
+    use_runtime,
     worker,
 )

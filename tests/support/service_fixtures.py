@@ -1,6 +1,7 @@
 """Fixtures of the layers that run the service (tests/integration, tests/e2e): the app booted on the
 chosen backend, a clean database per test, the broker and one worker, ``drain`` to run queued work
-to the end, and the partner-side helpers (a local webhook receiver, partner settings, proposals).
+to the end, ``use_runtime`` to run a test with fake adapters or other settings, and the
+partner-side helpers (a local webhook receiver, partner settings, proposals).
 
 Each of those layers' conftest.py imports these fixtures (pytest finds fixtures by name in a
 conftest), so each layer declares what it uses and the unit layer sees none of them. A run of both
@@ -180,6 +181,30 @@ def settle(drain, broker):
     if backends.BACKEND != "services":  # leave no stub dead letter behind for other tests' drain()
         for messages in broker.dead_letters_by_queue.values():
             messages.clear()
+
+
+@pytest.fixture
+def use_runtime(app):
+    """Run routes and actors with fakes or other settings: ``use_runtime(ports={"funding": fake},
+    settings={"disbursement": section})`` installs the booted runtime with those fields replaced
+    (models.runtime; nothing is patched) and returns it; the booted runtime is back after the test."""
+    from dataclasses import replace
+
+    from models import runtime
+
+    booted = runtime.current()
+
+    def install(*, ports: dict | None = None, settings: dict | None = None):
+        return runtime.install(
+            replace(
+                booted,
+                ports=replace(booted.ports, **(ports or {})),
+                settings=replace(booted.settings, **(settings or {})),
+            )
+        )
+
+    yield install
+    runtime.install(booted)
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ RULES = (
             "models.services",
             "models.external",
             "models.settings",
+            "models.runtime",
             "httpapi",
             "rabbitmq",
             "actors",
@@ -56,14 +57,16 @@ RULES = (
     ),
     Rule(
         "models/services",
-        ("httpapi", "rabbitmq", "actors", "app"),
-        "use cases do not know the web layer, the broker or the actors that call them; the composition root "
-        "(app.py) registers what they need from those",
+        ("httpapi", "rabbitmq", "actors", "app", "models.runtime", "models.settings.current"),
+        "use cases do not know the web layer, the broker or the actors that call them, nor the process's "
+        "runtime: the route or actor passes them the ports and settings sections they use as parameters; "
+        "the composition root (app.py) registers what else they need",
     ),
     Rule(
         "models/external",
-        ("models.services",),
-        "adapters translate one external system; policy lives in the domain or in a use case",
+        ("models.services", "models.runtime", "models.settings.current"),
+        "adapters translate one external system and get their configuration when ports.py builds them; "
+        "policy lives in the domain or in a use case",
     ),
     Rule(
         "http",
@@ -158,6 +161,64 @@ def test_layer_imports_nothing_it_must_not(rule):
         pytest.fail("forbidden imports:\n" + _report(found, rule), pytrace=False)
 
 
+def _external_systems() -> list[str]:
+    """The systems of models/external/ports.py's Ports, read from its source (nothing imported)."""
+    tree = ast.parse((ROOT / "models" / "external" / "ports.py").read_text(encoding="utf-8"))
+    ports = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Ports")
+    return [node.target.id for node in ports.body if isinstance(node, ast.AnnAssign)]
+
+
+def adapter_lookups(root: Path = ROOT, systems: list[str] | None = None) -> list[str]:
+    """``path:line name`` of every definition or call of a ``get_<system>`` factory under models/
+    (``get_messaging`` included): adapters are built once by build_ports and passed to use cases."""
+    names = {f"get_{system}" for system in (systems or _external_systems())} | {"get_messaging"}
+    found = []
+    for path in sorted((root / "models").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = node.name
+            elif isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            else:
+                continue
+            if name in names:
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {name}")
+    return found
+
+
+def test_the_ports_container_lists_the_external_systems():
+    systems = _external_systems()
+    assert {"payroll", "credit_engine", "funding", "partner_endpoints", "auction_source"} <= set(systems)
+    assert len(systems) == len(set(systems)) >= 10
+
+
+def test_nothing_under_models_builds_or_looks_up_an_adapter_per_call():
+    found = adapter_lookups()
+    if found:
+        pytest.fail(
+            "per-call adapter factories (use the port the caller passes; build_ports builds them once):\n"
+            + "\n".join(found),
+            pytrace=False,
+        )
+
+
+def test_the_adapter_lookup_check_sees_definitions_and_calls(tmp_path):
+    (tmp_path / "models" / "services").mkdir(parents=True)
+    (tmp_path / "models" / "services" / "sample.py").write_text(
+        "from models.external import payroll\n"
+        "def get_payroll():\n    return None\n"
+        "def use():\n    return payroll.get_payroll().query_margin('1'), get_funding(), get_messaging('sms')\n"
+    )
+    found = adapter_lookups(tmp_path, ["payroll", "funding"])
+    assert sorted(found) == [
+        "models/services/sample.py:2 get_payroll",
+        "models/services/sample.py:5 get_funding",
+        "models/services/sample.py:5 get_messaging",
+        "models/services/sample.py:5 get_payroll",
+    ]
+
+
 def test_every_known_violation_still_exists():
     present = {(f.path, f.module) for rule in RULES for f, _ in violations(rule)}
     gone = sorted(KNOWN_VIOLATIONS - present)
@@ -178,6 +239,9 @@ def test_the_checker_resolves_relative_package_and_function_local_imports(tmp_pa
     )
     (tmp_path / "models" / "services").mkdir(parents=True)
     (tmp_path / "models" / "services" / "__init__.py").write_text("from . import platform\n")
+    (tmp_path / "models" / "services" / "reads_globals.py").write_text(
+        "from models.settings import CreditSettings, current\nfrom models import runtime\n"
+    )
 
     route = imports_of(tmp_path / "http" / "routes" / "sample.py", tmp_path)
     assert [(f.line, f.module) for f in route] == [(1, "httpapi.auth"), (3, "peewee")]
@@ -189,6 +253,11 @@ def test_the_checker_resolves_relative_package_and_function_local_imports(tmp_pa
     ]
     assert [f.module for f in imports_of(tmp_path / "models" / "services" / "__init__.py", tmp_path)] == [
         "models.services"
+    ]
+    services_rule = next(rule for rule in RULES if rule.layer == "models/services")
+    assert [(f.line, hit) for f, hit in violations(services_rule, tmp_path)] == [
+        (1, "models.settings.current"),
+        (2, "models.runtime"),
     ]
     http_rule = next(rule for rule in RULES if rule.layer == "http")
     assert "sample.py:3: from peewee import fn" in _report(violations(http_rule, tmp_path), http_rule)

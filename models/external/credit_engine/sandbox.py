@@ -13,7 +13,6 @@ from models.external.credit_engine.port import (
     CreditEnginePort,
     EngineDecision,
 )
-from models.settings import current
 
 POD_LIMIT_MAX = Decimal("50000.00")
 PROMOTIONAL_POD_LIMIT_MAX = Decimal("60000.00")
@@ -21,6 +20,11 @@ PROMOTIONAL_RATE = Decimal("0.0179")
 
 
 class SandboxCreditEngine(CreditEnginePort):
+    """``slow_seconds``: how long the slow sandbox CPF's analysis takes (``credit.sandbox_slow_seconds``)."""
+
+    def __init__(self, *, slow_seconds: float) -> None:
+        self.slow_seconds = slow_seconds
+
     def evaluate(self, cpf: str, available_margin: Decimal, *, promotional: bool = False) -> EngineDecision:
         if cpf == cpfs.IRREGULAR_CPF:
             return EngineDecision(approved=False, rejection_reason=IRREGULAR_CPF)
@@ -29,7 +33,7 @@ class SandboxCreditEngine(CreditEnginePort):
         if cpf == cpfs.ENGINE_ERROR:
             raise CreditEngineError("credit engine error (sandbox)")
         if cpf == cpfs.SLOW_ANALYSIS:
-            time.sleep(float(current().credit.sandbox_slow_seconds))
+            time.sleep(self.slow_seconds)
         return EngineDecision(
             approved=True,
             monthly_rate=PROMOTIONAL_RATE if promotional else None,

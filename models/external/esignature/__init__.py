@@ -1,18 +1,5 @@
-"""E-signature port; ``get_esignature()`` picks sandbox or HTTP by ``external_mode``."""
+"""E-signature port (adapters built by ports.py)."""
 
 from models.external.esignature.port import ESignature, Signer, SigningProcess
-from models.settings import current
 
-__all__ = ["ESignature", "Signer", "SigningProcess", "get_esignature"]
-
-
-def get_esignature() -> ESignature:
-    settings = current()
-    if settings.external_mode == "http":
-        from models.external.esignature.http_adapter import HttpESignature
-
-        callback = f"{settings.esignature.public_base_url.rstrip('/')}/callbacks/esignature"
-        return HttpESignature(settings.esignature.base_url, settings.esignature.timeout_seconds, callback)
-    from models.external.esignature.sandbox import SandboxESignature
-
-    return SandboxESignature()
+__all__ = ["ESignature", "Signer", "SigningProcess"]

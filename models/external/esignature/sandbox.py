@@ -14,7 +14,6 @@ from models.db.database import db
 from models.db.sandbox_providers import SandboxSigningProcess
 from models.domain.clock import now
 from models.external.esignature.port import ESignature, Signer, SigningProcess
-from models.settings import current
 
 PASSING_RESULTS = {
     "process_result": "PROCESS_RESULT_OK",
@@ -24,11 +23,15 @@ PASSING_RESULTS = {
 }
 
 
-def signing_url(process_id: str) -> str:
-    return f"{current().esignature.public_base_url.rstrip('/')}/sandbox/esign/{process_id}"
-
-
 class SandboxESignature(ESignature):
+    """Signing pages under ``public_base_url`` (``esignature.public_base_url``: this service)."""
+
+    def __init__(self, public_base_url: str) -> None:
+        self.public_base_url = public_base_url.rstrip("/")
+
+    def signing_url(self, process_id: str) -> str:
+        return f"{self.public_base_url}/sandbox/esign/{process_id}"
+
     def create_process(
         self, *, reference: str, signer: Signer, document: bytes, filename: str, redirect_url: str | None, expires_at
     ) -> SigningProcess:
@@ -39,7 +42,7 @@ class SandboxESignature(ESignature):
                 )
         except peewee.IntegrityError:  # same contract again (redelivery): same process
             row = SandboxSigningProcess.get(SandboxSigningProcess.reference == reference)
-        return SigningProcess(row.process_id, signing_url(row.process_id))
+        return SigningProcess(row.process_id, self.signing_url(row.process_id))
 
     def cancel_process(self, process_id: str) -> None:
         (

@@ -8,7 +8,7 @@ from models.db.banking import BankDataSubmission
 from models.domain.errors import ValidationFailed
 from models.domain.lifecycles import BankDataSubmissionState
 from models.external.http_base import ExternalError
-from models.external.pix_directory import get_pix_directory
+from models.external.pix_directory import PixDirectory
 from models.services.banking import disbursement_data as banking
 from models.services.banking.options import PixKey
 from models.services.platform.actor_names import ActorName
@@ -28,23 +28,28 @@ def submit_pix_key(proposal, choice: PixKey) -> BankDataSubmission:
     return submission
 
 
-def validate(submission_id: str) -> None:
+def check_pix_key(choice: PixKey, cpf: str, *, pix_directory: PixDirectory, submission_id: str) -> banking.Verdict:
+    """The directory's verdict on the key for ``cpf`` (503 PIX_DIRECTORY_UNAVAILABLE when it cannot
+    answer); ``submission_id`` names the submission in the log line."""
+    try:
+        info = pix_directory.lookup(choice.key, choice.key_type, requester_document=cpf)
+        return banking.pix_verdict(info, cpf)
+    except ExternalError as error:
+        log.warning("Pix directory lookup failed for submission %s: %s", submission_id, error)
+        return banking.Verdict(
+            503,
+            error_code="PIX_DIRECTORY_UNAVAILABLE",
+            message="The instant-payment directory is unavailable; try again shortly",
+        )
+
+
+def validate(submission_id: str, *, pix_directory: PixDirectory) -> None:
     """Look the key up and store the verdict; save the data when confirmed and still wanted."""
     submission = BankDataSubmission.get_or_none(BankDataSubmission.id == submission_id)
     if submission is None or submission.state != BankDataSubmissionState.PENDING:
         return  # redelivered, or the request already gave up
     choice = PixKey(submission.payload["key"], submission.payload["key_type"], submission.payload["use_pix_cpf"])
-    cpf = submission.proposal.cpf
-    try:
-        info = get_pix_directory().lookup(choice.key, choice.key_type, requester_document=cpf)
-        verdict = banking.pix_verdict(info, cpf)
-    except ExternalError as error:
-        log.warning("Pix directory lookup failed for submission %s: %s", submission_id, error)
-        verdict = banking.Verdict(
-            503,
-            error_code="PIX_DIRECTORY_UNAVAILABLE",
-            message="The instant-payment directory is unavailable; try again shortly",
-        )
+    verdict = check_pix_key(choice, submission.proposal.cpf, pix_directory=pix_directory, submission_id=submission_id)
     with unit_of_work():
         proposal = locked_proposal(submission.proposal_id)
         if verdict.ok:

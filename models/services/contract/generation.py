@@ -1,4 +1,8 @@
-"""Contract generation: start (POST contract, hybrid wait), generate + start signing (actor), 3-minute watchdog."""
+"""Contract generation: start (POST contract, hybrid wait), generate + start signing (actor), 3-minute watchdog.
+
+The use cases receive the ``[default.contract]`` section (``contract_settings``: watchdog delay,
+documents directory) and the providers ``generate`` calls (``funding``, ``esignature``).
+"""
 
 from __future__ import annotations
 
@@ -16,8 +20,8 @@ from models.domain.offer_availability import ensure_available
 from models.domain.signature import SignatureStatus
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import SIGNED_UNSETTLED_STATUSES, Status
-from models.external.esignature import Signer, get_esignature
-from models.external.funding import get_funding
+from models.external.esignature import ESignature, Signer
+from models.external.funding import Funding
 from models.services.contract import pdf as contract_pdf
 from models.services.contract.terms import build_terms
 from models.services.credit.offers import availability
@@ -27,7 +31,7 @@ from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
-from models.settings import current
+from models.settings import CcbSettings, ContractSettings
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +82,13 @@ def _ensure_no_active_contract(proposal: Proposal) -> None:
         )
 
 
-def start_contract(origin: str, proposal_id: str, redirect_url: str | None) -> Contract:
+def start_contract(
+    origin: str, proposal_id: str, redirect_url: str | None, *, contract_settings: ContractSettings
+) -> Contract:
     """POST contract: under the lock of the origin's proposal, create the contract and queue its
     generation, in one transaction."""
     with unit_of_work():
-        return start(owned_proposal(origin, proposal_id, lock=True), redirect_url)
+        return start(owned_proposal(origin, proposal_id, lock=True), redirect_url, contract_settings=contract_settings)
 
 
 def await_generation(contract_id: str, timeout: float | None) -> Contract:
@@ -95,7 +101,7 @@ def await_generation(contract_id: str, timeout: float | None) -> Contract:
     return Contract.get_by_id(contract_id)
 
 
-def start(proposal: Proposal, redirect_url: str | None) -> Contract:
+def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: ContractSettings) -> Contract:
     """Create the contract row and queue its generation (inside unit_of_work, the proposal locked).
 
     The selected offer must still be available (400 OFFER_EXPIRED or OFFER_NOT_AVAILABLE, like
@@ -134,12 +140,20 @@ def start(proposal: Proposal, redirect_url: str | None) -> Contract:
         ActorName.CONTRACT_WATCHDOG,
         contract.id,
         dedup_key=watchdog_key(contract.id),
-        deliver_at=now() + timedelta(seconds=current().contract.watchdog_seconds),
+        deliver_at=now() + timedelta(seconds=contract_settings.watchdog_seconds),
     )
     return contract
 
 
-def generate(contract_id: str) -> None:
+def generate(
+    contract_id: str,
+    *,
+    funding: Funding,
+    esignature: ESignature,
+    contract_settings: ContractSettings,
+    ccb_settings: CcbSettings,
+    environment: str,
+) -> None:
     """Funding application, PDF, signing process; then CONTRACT_GENERATED and AWAITING_SIGNATURE.
 
     Provider calls are idempotent by contract id, so a redelivered message reuses their results.
@@ -150,7 +164,7 @@ def generate(contract_id: str) -> None:
     proposal = contract.proposal  # loaded by the join
     generated_at = now()
     deadline = calendar.signature_deadline(generated_at)
-    application = get_funding().create_application(
+    application = funding.create_application(
         reference=contract.id,
         cpf=proposal.cpf,
         full_name=proposal.full_name,
@@ -158,10 +172,12 @@ def generate(contract_id: str) -> None:
         installments=contract.installments,
         installment_amount=contract.installment_amount,
     )
-    terms = build_terms(contract, proposal, application.ccb_number, generated_at)
+    terms = build_terms(
+        contract, proposal, application.ccb_number, generated_at, ccb_settings=ccb_settings, environment=environment
+    )
     document = contract_pdf.render(terms)
-    pdf_path = contract_pdf.store(document, proposal.id, contract.id)
-    process = get_esignature().create_process(
+    pdf_path = contract_pdf.store(document, proposal.id, contract.id, contract_settings=contract_settings)
+    process = esignature.create_process(
         reference=contract.id,
         signer=Signer(proposal.cpf, proposal.full_name, proposal.email, proposal.phone),
         document=document,

@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from models.services.contract import brazilian_format as fmt
 from models.services.contract import ccb_template as text
 from models.services.contract.pdf_layout import Layout
-from models.settings import ROOT, current
+from models.settings import ROOT, ContractSettings
 
 # Process-wide reportlab default; this module is the service's only reportlab user.
 rl_config.useA85 = 0
@@ -38,8 +38,8 @@ COMPONENT_WIDTHS = (255.0, 130.0, 130.0)
 FLOW_WIDTHS = (52.0, 62.0, 38.0, 105.5) * 2
 
 
-def documents_dir() -> Path:
-    configured = Path(current().contract.documents_dir)
+def documents_dir(contract_settings: ContractSettings) -> Path:
+    configured = Path(contract_settings.documents_dir)
     return configured if configured.is_absolute() else ROOT / configured
 
 
@@ -310,11 +310,13 @@ def render(terms: dict, evidence: dict | None = None) -> bytes:
     return buffer.getvalue()
 
 
-def store(content: bytes, proposal_id: str, contract_id: str, *, signed: bool = False) -> str:
+def store(
+    content: bytes, proposal_id: str, contract_id: str, *, contract_settings: ContractSettings, signed: bool = False
+) -> str:
     """Write the PDF atomically; returns its path relative to the documents directory. The signed
     version is a separate file beside the original (``<contract_id>-signed.pdf``)."""
     relative = Path(proposal_id) / (f"{contract_id}-signed.pdf" if signed else f"{contract_id}.pdf")
-    target = documents_dir() / relative
+    target = documents_dir(contract_settings) / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".pdf.tmp")
     temporary.write_bytes(content)
@@ -322,6 +324,6 @@ def store(content: bytes, proposal_id: str, contract_id: str, *, signed: bool = 
     return str(relative)
 
 
-def path_of(relative: str) -> Path:
+def path_of(relative: str, *, contract_settings: ContractSettings) -> Path:
     """Absolute path of a stored document."""
-    return documents_dir() / relative
+    return documents_dir(contract_settings) / relative

@@ -16,6 +16,7 @@ from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
+from models.settings import ContractSettings, ESignatureSettings
 
 STARTED = "PROCESS_STARTED"
 FINISHED = "PROCESS_FINISHED"
@@ -32,7 +33,14 @@ def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
     return proposal, contract
 
 
-def handle_result(process_id: str, event: str, results: dict) -> None:
+def handle_result(
+    process_id: str,
+    event: str,
+    results: dict,
+    *,
+    esignature_settings: ESignatureSettings,
+    contract_settings: ContractSettings,
+) -> None:
     """Apply a provider event: started -> IN_PROGRESS; finished -> SIGNED or SIGNATURE_FAILED."""
     with unit_of_work():
         found = _open_contract(process_id)
@@ -48,7 +56,13 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
         cancel_scheduled(expiry_key(contract.id))
         if signature_valid(**checks):
             signed_at = now()
-            recorded = signed_version.evidence(contract, checks, signed_at)
+            recorded = signed_version.evidence(
+                contract,
+                checks,
+                signed_at,
+                esignature_settings=esignature_settings,
+                contract_settings=contract_settings,
+            )
             Contract.update(
                 status=ContractStatus.SIGNED,
                 signature_status=SignatureStatus.SIGNED,
@@ -56,7 +70,7 @@ def handle_result(process_id: str, event: str, results: dict) -> None:
                 signed_at=signed_at,
                 issue_date=signed_at,
                 signature_evidence=recorded,
-                signed_pdf_path=signed_version.produce(contract, recorded),
+                signed_pdf_path=signed_version.produce(contract, recorded, contract_settings=contract_settings),
                 disbursement_date=calendar.disbursement_date(signed_at),
                 updated_at=signed_at,
             ).where(Contract.id == contract.id).execute()

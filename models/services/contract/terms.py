@@ -23,7 +23,7 @@ from models.domain.loan.cet import cet
 from models.domain.loan.cet_worksheet import cet_flows, financed_components
 from models.domain.loan.price import amortization_schedule
 from models.services.banking.banks import AUTHORISED_BANKS
-from models.settings import current
+from models.settings import CcbSettings
 
 # Shape of the stored terms; the document renders only this shape (older contracts keep their PDF).
 TERMS_VERSION = 2
@@ -52,11 +52,10 @@ def destination(proposal: Proposal) -> dict:
     }
 
 
-def ccb_settings() -> dict:
+def _ccb_values(ccb: CcbSettings, *, environment: str) -> dict:
     """Creditor, places and channels from ``[ccb]``; raises when a required one is empty."""
-    settings = current().ccb
     values = {
-        name: str(settings.get(name) or "")
+        name: str(getattr(ccb, name))
         for name in (
             "creditor_name",
             "creditor_cnpj",
@@ -72,7 +71,7 @@ def ccb_settings() -> dict:
     if missing:
         raise CcbNotConfigured(
             f"[ccb] {', '.join(missing)} must be set in config.toml for the "
-            f"{current().environment} environment before a CCB can be issued"
+            f"{environment} environment before a CCB can be issued"
         )
     return values
 
@@ -110,7 +109,15 @@ def _money(value) -> str:
     return str(Decimal(str(value)).quantize(Decimal("0.01")))
 
 
-def build_terms(contract: Contract, proposal: Proposal, ccb_number: str | None, generated_at) -> dict:
+def build_terms(
+    contract: Contract,
+    proposal: Proposal,
+    ccb_number: str | None,
+    generated_at,
+    *,
+    ccb_settings: CcbSettings,
+    environment: str,
+) -> dict:
     """The printed terms of ``contract``: its offer, the proposal's parties, destination and consent,
     and the ``[ccb]`` settings."""
     partner = Partner.get_or_none(Partner.code == proposal.origin)
@@ -134,7 +141,7 @@ def build_terms(contract: Contract, proposal: Proposal, ccb_number: str | None, 
         origin={"code": proposal.origin, "name": partner.name if partner else proposal.origin},
         destination=to_pay,
         consent=_consent(proposal),
-        ccb=ccb_settings(),
+        ccb=_ccb_values(ccb_settings, environment=environment),
     )
 
 

@@ -21,7 +21,7 @@ from models.services.partners.ownership import owned_proposal
 from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.settings import current
+from models.settings import CreditSettings
 
 
 def latest_analysis(proposal_id: str) -> CreditAnalysis | None:
@@ -94,11 +94,13 @@ def _retries(proposal_id: str):
     )
 
 
-def retry(origin: str, proposal_id: str, mode: str) -> CreditAnalysis | RetryRefusal:
+def retry(
+    origin: str, proposal_id: str, mode: str, *, credit_settings: CreditSettings
+) -> CreditAnalysis | RetryRefusal:
     """Re-run a retryable failed analysis of the origin's proposal under its saved consent (spec
-    retry rules)."""
+    retry rules: ``credit_settings`` holds the dedup window and the retry limit)."""
     proposal = owned_proposal(origin, proposal_id)
-    settings = current().credit
+    settings = credit_settings
     recent = (
         _retries(proposal.id)
         .where(CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds))

@@ -1,13 +1,17 @@
 """The credit analysis itself (run by the actor): age policy, payroll margin, credit engine, offers.
 
-External calls happen outside the transaction; the outcome is written only if the analysis is
-still IN_PROGRESS, so a redelivered message changes nothing (actors are idempotent).
+``assess`` takes the decision (age, maintenance window, margin, engine) from the ports it is given
+and touches no database; ``run`` claims the analysis, assesses it and writes the outcome. External
+calls happen outside the transaction; the outcome is written only if the analysis is still
+IN_PROGRESS, so a redelivered message changes nothing (actors are idempotent).
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
 
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
@@ -19,15 +23,15 @@ from models.domain.loan.offers import build_offers, credit_limits
 from models.domain.loan.pricing import AnalysisResult
 from models.domain.policies import age_allowed, payroll_window_end
 from models.domain.status_machine import Trigger
-from models.external.credit_engine import CreditEngineError, get_credit_engine
+from models.external.credit_engine import CreditEngineError, CreditEnginePort
 from models.external.credit_engine.port import AGE_CRITERIA, NO_AVAILABLE_MARGIN, EngineDecision
-from models.external.payroll import MarginResult, PayrollUnavailable, get_payroll
+from models.external.payroll import MarginResult, PayrollPort, PayrollUnavailable
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.settings import current
+from models.settings import CreditSettings, PayrollWindowSettings, PricingSettings
 
 log = logging.getLogger(__name__)
 
@@ -35,20 +39,80 @@ PAYROLL_UNAVAILABLE_CODE = "CRA-DTP-003"
 ENGINE_ERROR_CODE = "CRA-ENG-001"
 
 
-def _age_ok(proposal: Proposal) -> bool:
-    policy = current().credit
-    return age_allowed(proposal.birth_date, now().date(), policy.min_age, policy.max_age)
-
-
-def _query_margin(cpf: str, attempt: int) -> MarginResult:
+def _query_margin(
+    cpf: str, attempt: int, *, payroll: PayrollPort, payroll_window_settings: PayrollWindowSettings
+) -> MarginResult:
     """The payroll margin; inside an enforced maintenance window the system is not called and the
     failure schedules the automatic retry for the window's end."""
-    window_end = payroll_window_end(now(), enforced=current().payroll_window.enforced)
+    window_end = payroll_window_end(now(), enforced=payroll_window_settings.enforced)
     if window_end is not None:
         raise PayrollUnavailable(
             "payroll system in its monthly maintenance window", auto_retry=True, retry_at=window_end
         )
-    return get_payroll().query_margin(cpf, attempt=attempt)
+    return payroll.query_margin(cpf, attempt=attempt)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """REJECTED with ``reason`` (the margin is kept when it was read)."""
+
+    reason: str
+    available_margin: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class PayrollFailed:
+    """The payroll system could not answer (automatic retry when ``failure.auto_retry``)."""
+
+    failure: PayrollUnavailable
+
+
+@dataclass(frozen=True)
+class EngineFailed:
+    """The credit engine failed technically (CRA-ENG-001, retryable)."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Approved:
+    """Approved by the engine on ``available_margin``; offers are built from it."""
+
+    available_margin: Decimal
+    decision: EngineDecision
+
+
+Assessment = Rejected | PayrollFailed | EngineFailed | Approved
+
+
+def assess(
+    cpf: str,
+    birth_date: date,
+    *,
+    attempt: int,
+    promotional: bool,
+    payroll: PayrollPort,
+    credit_engine: CreditEnginePort,
+    credit_settings: CreditSettings,
+    payroll_window_settings: PayrollWindowSettings,
+) -> Assessment:
+    """The decision on one attempt, in the policy's order: age, payroll margin (never asked inside
+    an enforced maintenance window), then the credit engine."""
+    if not age_allowed(birth_date, now().date(), credit_settings.min_age, credit_settings.max_age):
+        return Rejected(AGE_CRITERIA)
+    try:
+        margin = _query_margin(cpf, attempt, payroll=payroll, payroll_window_settings=payroll_window_settings)
+    except PayrollUnavailable as failure:
+        return PayrollFailed(failure)
+    if margin.available_margin <= 0:
+        return Rejected(NO_AVAILABLE_MARGIN, margin.available_margin)
+    try:
+        decision = credit_engine.evaluate(cpf, margin.available_margin, promotional=promotional)
+    except CreditEngineError as error:
+        return EngineFailed(str(error))
+    if not decision.approved:
+        return Rejected(decision.rejection_reason or "CREDIT_POLICY", margin.available_margin)
+    return Approved(margin.available_margin, decision)
 
 
 def _claim(analysis_id: str) -> tuple[CreditAnalysis, Proposal] | None:
@@ -69,29 +133,36 @@ def _finish(analysis: CreditAnalysis, outcome: str, **fields) -> bool:
     return updated == 1
 
 
-def run(analysis_id: str) -> None:
+def run(
+    analysis_id: str,
+    *,
+    payroll: PayrollPort,
+    credit_engine: CreditEnginePort,
+    credit_settings: CreditSettings,
+    payroll_window_settings: PayrollWindowSettings,
+) -> None:
     """Run one analysis to its outcome: APPROVED, REJECTED, FAILED or AWAITING_RETRY."""
     claimed = _claim(analysis_id)
     if claimed is None:
         return
     analysis, proposal = claimed
-    if not _age_ok(proposal):
-        return _reject(analysis, proposal, AGE_CRITERIA)
-    try:
-        margin = _query_margin(proposal.cpf, analysis.attempt)
-    except PayrollUnavailable as failure:
-        return _payroll_failed(analysis, proposal, failure)
-    if margin.available_margin <= 0:
-        return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, available_margin=margin.available_margin)
-    try:
-        decision = get_credit_engine().evaluate(proposal.cpf, margin.available_margin, promotional=analysis.promotional)
-    except CreditEngineError as error:
-        return _fail(analysis, proposal, ENGINE_ERROR_CODE, str(error))
-    if not decision.approved:
-        return _reject(
-            analysis, proposal, decision.rejection_reason or "CREDIT_POLICY", available_margin=margin.available_margin
-        )
-    _approve(analysis, proposal, margin.available_margin, decision)
+    verdict = assess(
+        proposal.cpf,
+        proposal.birth_date,
+        attempt=analysis.attempt,
+        promotional=analysis.promotional,
+        payroll=payroll,
+        credit_engine=credit_engine,
+        credit_settings=credit_settings,
+        payroll_window_settings=payroll_window_settings,
+    )
+    if isinstance(verdict, Rejected):
+        return _reject(analysis, proposal, verdict.reason, available_margin=verdict.available_margin)
+    if isinstance(verdict, PayrollFailed):
+        return _payroll_failed(analysis, proposal, verdict.failure, credit_settings)
+    if isinstance(verdict, EngineFailed):
+        return _fail(analysis, proposal, ENGINE_ERROR_CODE, verdict.message)
+    _approve(analysis, proposal, verdict.available_margin, verdict.decision, credit_settings.pricing)
 
 
 def analysis_result(analysis: CreditAnalysis, partner: Partner, margin=None, decision: EngineDecision | None = None):
@@ -109,15 +180,16 @@ def analysis_result(analysis: CreditAnalysis, partner: Partner, margin=None, dec
     )
 
 
-def _approve(analysis, proposal, margin, decision: EngineDecision) -> None:
+def _approve(analysis, proposal, margin, decision: EngineDecision, pricing_settings: PricingSettings) -> None:
     partner = Partner.get(Partner.code == proposal.origin)
     result = analysis_result(analysis, partner, margin, decision)
     stamp = now()
+    terms = pricing(pricing_settings)
     try:
-        offers = build_offers(result, pricing(), proposal.id, stamp)
+        offers = build_offers(result, terms, proposal.id, stamp)
     except BusinessRuleViolation:  # the margin cannot carry even the smallest loan
         return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, available_margin=margin)
-    limits = credit_limits(result, pricing(), stamp)
+    limits = credit_limits(result, terms, stamp)
     with unit_of_work():
         if not _finish(
             analysis,
@@ -162,10 +234,10 @@ def _fail(analysis, proposal, code: str, reason: str, *, retryable: bool = True)
         move(proposal, Trigger.ANALYSIS_FAILED, source="actor", details={"error_code": code})
 
 
-def _payroll_failed(analysis, proposal, failure: PayrollUnavailable) -> None:
+def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_settings: CreditSettings) -> None:
     if not failure.auto_retry:
         return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
-    retry_at = failure.retry_at or now() + timedelta(seconds=current().credit.payroll_auto_retry_seconds)
+    retry_at = failure.retry_at or now() + timedelta(seconds=credit_settings.payroll_auto_retry_seconds)
     with unit_of_work():
         if not _finish(
             analysis,

@@ -3,6 +3,9 @@
 Error codes (400 unless noted), documented in README "Contact and token errors":
 PHONE_MISMATCH, TOKEN_NOT_FOUND, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, INVALID_TOKEN;
 RESEND_COOLDOWN (409, details.retry_after_seconds); MESSAGE_NOT_SENT (503, provider down).
+
+Each use case receives the message providers it may call (``sms``, ``messaging_app``), the
+``[default.contact]`` section and the service key the codes are hashed with (``jwt_signing_key``).
 """
 
 from __future__ import annotations
@@ -22,11 +25,11 @@ from models.domain.errors import DomainError, ValidationFailed
 from models.domain.lifecycles import MessageDeliveryStatus
 from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
-from models.external.messaging import SMS, MessagingError, get_messaging
+from models.external.messaging import SMS, MessagingError, MessagingPort
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
-from models.settings import current
+from models.settings import ContactSettings
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +37,9 @@ TEXT = "Your loan proposal verification code is {code}. It expires in 5 minutes.
 MASK = "******"
 
 
-def hash_token(proposal_id: str, phone: str, token: str) -> str:
+def hash_token(proposal_id: str, phone: str, token: str, *, jwt_signing_key: str) -> str:
     """HMAC with the service key: a leaked table does not reveal codes without the key."""
-    key = current().jwt_signing_key.encode()
+    key = jwt_signing_key.encode()
     return hmac.new(key, f"{proposal_id}:{phone}:{token}".encode(), hashlib.sha256).hexdigest()
 
 
@@ -53,7 +56,7 @@ def _active_token(proposal: Proposal) -> ContactToken | None:
     )
 
 
-def _check_cooldown(proposal: Proposal) -> None:
+def _check_cooldown(proposal: Proposal, contact_settings: ContactSettings) -> None:
     last = (
         ContactToken.select()
         .where(ContactToken.proposal == proposal.id)
@@ -62,18 +65,18 @@ def _check_cooldown(proposal: Proposal) -> None:
     )
     if last is None:
         return
-    wait = (last.created_at + timedelta(seconds=current().contact.resend_cooldown_seconds) - now()).total_seconds()
+    cooldown = contact_settings.resend_cooldown_seconds
+    wait = (last.created_at + timedelta(seconds=cooldown) - now()).total_seconds()
     if wait > 0:
         raise DomainError(
-            f"A code was sent less than {current().contact.resend_cooldown_seconds} seconds ago; "
-            "wait before asking for another",
+            f"A code was sent less than {cooldown} seconds ago; wait before asking for another",
             error_code="RESEND_COOLDOWN",
             http_status=409,
             details={"retry_after_seconds": math.ceil(wait)},
         )
 
 
-def _new_token(proposal: Proposal, channel: str) -> tuple[ContactToken, MessageSend, str]:
+def _new_token(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[ContactToken, MessageSend, str]:
     """Inside a unit of work: supersede the old code, store the new one hashed, record the send."""
     code = f"{secrets.randbelow(10**6):06d}"
     sent_at = now()
@@ -84,7 +87,7 @@ def _new_token(proposal: Proposal, channel: str) -> tuple[ContactToken, MessageS
         proposal=proposal.id,
         phone=proposal.phone,
         created_at=sent_at,
-        token_hash=hash_token(proposal.id, proposal.phone, code),
+        token_hash=hash_token(proposal.id, proposal.phone, code, jwt_signing_key=jwt_signing_key),
         expires_at=calendar.sms_token_expiry(sent_at),
     )
     send = MessageSend.create(
@@ -98,10 +101,10 @@ def _new_token(proposal: Proposal, channel: str) -> tuple[ContactToken, MessageS
     return token, send, code
 
 
-def _deliver(send: MessageSend, code: str) -> None:
+def _deliver(send: MessageSend, code: str, provider: MessagingPort) -> None:
     """After commit: hand the text to the provider and record the outcome on the send."""
     try:
-        provider_id = get_messaging(send.channel).send(send.recipient, TEXT.format(code=code), reference=str(send.id))
+        provider_id = provider.send(send.recipient, TEXT.format(code=code), reference=str(send.id))
     except MessagingError as error:
         MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED, error=str(error)[:500]).where(
             MessageSend.id == send.id
@@ -117,7 +120,16 @@ def _deliver(send: MessageSend, code: str) -> None:
     ).execute()
 
 
-def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> ContactToken:
+def send_contact(
+    origin: str,
+    proposal_id: str,
+    email: str,
+    phone: str,
+    *,
+    sms: MessagingPort,
+    contact_settings: ContactSettings,
+    jwt_signing_key: str,
+) -> ContactToken:
     """Save email and phone on the origin's proposal, move to TOKEN_SENT and send a fresh SMS code.
 
     The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
@@ -129,19 +141,29 @@ def send_contact(origin: str, proposal_id: str, email: str, phone: str) -> Conta
     if other:
         raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
     if proposal.status == Status.TOKEN_SENT.value:
-        _check_cooldown(proposal)
+        _check_cooldown(proposal, contact_settings)
     with unit_of_work():
         Proposal.update(email=email, phone=phone).where(Proposal.id == proposal.id).execute()
         proposal.email, proposal.phone = email, phone
         if proposal.status != Status.TOKEN_SENT.value:  # a second contact call is not a status change
             move(proposal, Trigger.SEND_CONTACT)
-        token, send, code = _new_token(proposal, SMS)
-    _deliver(send, code)
+        token, send, code = _new_token(proposal, SMS, jwt_signing_key)
+    _deliver(send, code, sms)
     return token
 
 
-def resend(origin: str, proposal_id: str, channel: str) -> ContactToken:
-    """A new code by SMS or messaging app for the origin's proposal (the previous one stops working)."""
+def resend(
+    origin: str,
+    proposal_id: str,
+    channel: str,
+    *,
+    sms: MessagingPort,
+    messaging_app: MessagingPort,
+    contact_settings: ContactSettings,
+    jwt_signing_key: str,
+) -> ContactToken:
+    """A new code by SMS or messaging app (``channel``: "sms" or "whatsapp") for the origin's
+    proposal (the previous one stops working)."""
     proposal = owned_proposal(origin, proposal_id)
     if proposal.status != Status.TOKEN_SENT.value:
         raise DomainError(
@@ -150,14 +172,16 @@ def resend(origin: str, proposal_id: str, channel: str) -> ContactToken:
             error_code="INVALID_STATUS_FOR_RESEND",
             details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value},
         )
-    _check_cooldown(proposal)
+    _check_cooldown(proposal, contact_settings)
     with unit_of_work():
-        token, send, code = _new_token(proposal, channel)
-    _deliver(send, code)
+        token, send, code = _new_token(proposal, channel, jwt_signing_key)
+    _deliver(send, code, sms if channel == SMS else messaging_app)
     return token
 
 
-def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
+def validate(
+    origin: str, proposal_id: str, token: str, phone: str, *, contact_settings: ContactSettings, jwt_signing_key: str
+) -> Proposal:
     """Check the code of the origin's proposal; a wrong one counts an attempt (committed even though
     the call fails). Returns the proposal, now TOKEN_VALIDATED."""
     proposal = owned_proposal(origin, proposal_id)
@@ -182,7 +206,7 @@ def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
             error_code="TOKEN_NOT_FOUND",
             details={"field": "token"},
         )
-    limit = current().contact.max_token_attempts
+    limit = contact_settings.max_token_attempts
     if active.attempts >= limit:
         raise ValidationFailed(
             "Too many wrong attempts; ask for a new code", error_code="TOO_MANY_ATTEMPTS", details={"field": "token"}
@@ -191,7 +215,9 @@ def validate(origin: str, proposal_id: str, token: str, phone: str) -> Proposal:
         raise ValidationFailed(
             "The code has expired; ask for a new one", error_code="TOKEN_EXPIRED", details={"field": "token"}
         )
-    if not hmac.compare_digest(active.token_hash, hash_token(proposal.id, proposal.phone, token)):
+    if not hmac.compare_digest(
+        active.token_hash, hash_token(proposal.id, proposal.phone, token, jwt_signing_key=jwt_signing_key)
+    ):
         ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == active.id).execute()
         raise ValidationFailed(
             "Invalid code",

@@ -21,6 +21,7 @@ from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
 from models.services.platform.wakeups import wakeups
+from models.settings import PricingSettings
 
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
 
@@ -56,7 +57,7 @@ def request_simulation(
     return simulation
 
 
-def run(simulation_id: str) -> None:
+def run(simulation_id: str, *, pricing_settings: PricingSettings) -> None:
     """Compute the offers of one simulation (idempotent: only a PENDING row is computed)."""
     simulation = Simulation.get_or_none(Simulation.id == simulation_id)
     if simulation is None or simulation.status != SimulationStatus.PENDING:
@@ -65,14 +66,15 @@ def run(simulation_id: str) -> None:
     partner = Partner.get(Partner.code == proposal.origin)
     analysis = latest_analysis(proposal.id)
     result = analysis_result(analysis, partner)
+    terms = pricing(pricing_settings)
     try:
         if simulation.mode == BY_INSTALLMENTS:
             offers = simulate_by_installments(
-                result, pricing(), simulation.installments, simulation.insured, proposal_id=proposal.id, now=now()
+                result, terms, simulation.installments, simulation.insured, proposal_id=proposal.id, now=now()
             )
         else:
             offers = simulate_by_loan_amount(
-                result, pricing(), simulation.loan_amount, simulation.insured, proposal_id=proposal.id, now=now()
+                result, terms, simulation.loan_amount, simulation.insured, proposal_id=proposal.id, now=now()
             )
     except DomainError as error:
         return _finish(

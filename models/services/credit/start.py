@@ -13,11 +13,12 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.signature import OPEN_SIGNATURE_STATUSES
 from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, ProposalSnapshot, decide_start
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
-from models.external.collections import CollectionsUnavailable, longest_overdue_days
+from models.external.collections import CollectionsPort, CollectionsUnavailable
 from models.services.credit.products import product_id_for
 from models.services.platform.locks import lock_customer
 from models.services.platform.proposal_status import record_creation
 from models.services.platform.unit_of_work import unit_of_work
+from models.settings import ProductsSettings
 
 
 class StartBlocked(DomainError):
@@ -58,13 +59,13 @@ def _snapshots(cpf: str) -> list[ProposalSnapshot]:
     return snapshots
 
 
-def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner) -> int:
+def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner, collections: CollectionsPort) -> int:
     # Only asked when it matters (a contract in force and re-contracting on): the collections
     # system is an external call and the decision ignores it otherwise.
     if not partner.recontracting_enabled or not any(s.status in CONTRACT_IN_FORCE_STATUSES for s in snapshots):
         return 0
     try:
-        return longest_overdue_days(cpf)
+        return collections.longest_overdue_days(cpf)
     except CollectionsUnavailable:
         raise DomainError(
             "Overdue-installment data is temporarily unavailable; try again shortly",
@@ -73,15 +74,25 @@ def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner)
         ) from None
 
 
-def start_proposal(origin: str, cpf: str, full_name: str, birth_date: date) -> tuple[Proposal, bool]:
+def start_proposal(
+    origin: str,
+    cpf: str,
+    full_name: str,
+    birth_date: date,
+    *,
+    collections: CollectionsPort,
+    products_settings: ProductsSettings,
+) -> tuple[Proposal, bool]:
     """The proposal to answer ``origin`` with and whether it was created now; raises StartBlocked.
+    ``collections`` answers the overdue days of the re-contracting rule; the new proposal's product
+    comes from ``products_settings``.
 
     The decision is taken again under a per-CPF lock inside the transaction that creates the
     proposal, so two simultaneous starts for one CPF cannot both create one. Only the external
     overdue lookup runs before the lock.
     """
     partner = Partner.get(Partner.code == origin)
-    overdue = _overdue_days(cpf, _snapshots(cpf), partner)
+    overdue = _overdue_days(cpf, _snapshots(cpf), partner, collections)
     with unit_of_work():
         lock_customer(cpf)
         history = CustomerHistory(
@@ -100,7 +111,7 @@ def start_proposal(origin: str, cpf: str, full_name: str, birth_date: date) -> t
             return Proposal.get_by_id(decision.existing_id), False
         proposal = Proposal.create(
             origin=partner.code,
-            product_id=product_id_for(partner),
+            product_id=product_id_for(partner, products_settings=products_settings),
             cpf=cpf,
             full_name=full_name.upper(),
             birth_date=birth_date,

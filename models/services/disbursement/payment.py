@@ -15,7 +15,7 @@ from models.db.database import db
 from models.domain.clock import now
 from models.domain.lifecycles import ContractStatus, DisbursementStatus
 from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger
-from models.external.funding import Payment, get_funding
+from models.external.funding import Funding, Payment
 from models.services.contract.terms import destination
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
@@ -39,10 +39,10 @@ def _row(contract: Contract) -> Disbursement:
         return Disbursement.get(Disbursement.contract == contract.id)
 
 
-def _application_id(contract: Contract) -> str:
+def _application_id(contract: Contract, funding: Funding) -> str:
     if contract.funding_application_id:
         return contract.funding_application_id
-    application = get_funding().create_application(
+    application = funding.create_application(
         reference=contract.id,
         cpf=contract.cpf,
         full_name=contract.proposal.full_name,
@@ -56,13 +56,13 @@ def _application_id(contract: Contract) -> str:
     return application.application_id
 
 
-def disburse(contract_id: str) -> None:
+def disburse(contract_id: str, *, funding: Funding) -> None:
     """Ask the funder to pay (same key every time) and record the outcome."""
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return  # already paid, failed or withdrawn
     row = _row(contract)
-    application_id = _application_id(contract)
+    application_id = _application_id(contract, funding)
     (
         Disbursement.update(
             status=DisbursementStatus.REQUESTED,
@@ -73,7 +73,7 @@ def disburse(contract_id: str) -> None:
         .where(Disbursement.id == row.id)
         .execute()
     )
-    payment = get_funding().pay(
+    payment = funding.pay(
         application_id=application_id,
         amount=contract.principal_amount,
         destination=destination(contract.proposal),

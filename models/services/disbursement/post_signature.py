@@ -3,12 +3,15 @@
 SIGNED -> (PENDING_ANALYSIS -> ANALYSIS_APPROVED | ANALYSIS_REPROVED) -> endorsement -> disbursement.
 Inside the payroll maintenance window endorsement is impossible: the proposal goes to ERROR and the
 endorsement is re-queued for the window's end (durable schedule), then continues on its own.
+
+Each use case receives the provider it calls (``fraud``, ``endorsement``) and the settings sections
+it reads (``fraud_settings``, ``payroll_window_settings``, ``disbursement_settings``); ``fraud_review``
+and ``payment_time`` are its decisions, with no database.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, time
-from decimal import Decimal
 
 from models.db.contracts import Contract
 from models.domain.clock import SAO_PAULO, now, to_utc
@@ -16,13 +19,13 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.policies import fraud_review_reason, payroll_window_end
 from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger, can
 from models.domain.statuses import Status
-from models.external.endorsement import EndorsementRequest, get_endorsement
-from models.external.fraud import FraudCase, get_fraud
+from models.external.endorsement import Endorsement, EndorsementRequest
+from models.external.fraud import FraudAnalysis, FraudCase
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.settings import current
+from models.settings import DisbursementSettings, FraudSettings, PayrollWindowSettings
 
 
 def _case(contract: Contract) -> FraudCase:
@@ -30,16 +33,20 @@ def _case(contract: Contract) -> FraudCase:
     return FraudCase(contract.id, contract.cpf, proposal.full_name, contract.principal_amount, contract.origin)
 
 
-def route_signed(contract_id: str) -> None:
+def fraud_review(case: FraudCase, *, fraud: FraudAnalysis, fraud_settings: FraudSettings) -> str | None:
+    """Why the case goes to fraud analysis (amount above ``review_above_amount``, or flagged by the
+    provider, which is asked only when the amount does not decide), or None."""
+    return fraud_review_reason(
+        case.amount, fraud_settings.review_above_amount, flagged=lambda: fraud.needs_attention(case)
+    )
+
+
+def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: FraudSettings) -> None:
     """SIGNED: send to fraud analysis (amount above the limit or flagged) or straight to endorsement."""
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
-    reason = fraud_review_reason(
-        contract.principal_amount,
-        Decimal(str(current().fraud.review_above_amount)),
-        flagged=lambda: get_fraud().needs_attention(_case(contract)),
-    )
+    reason = fraud_review(_case(contract), fraud=fraud, fraud_settings=fraud_settings)
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status != Status.SIGNED.value:
@@ -51,12 +58,12 @@ def route_signed(contract_id: str) -> None:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
 
 
-def decide_fraud(contract_id: str) -> None:
+def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED (endorsement follows) or ANALYSIS_REPROVED (closed)."""
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status != Status.PENDING_ANALYSIS.value:
         return
-    approved, reason = get_fraud().decide(_case(contract))
+    approved, reason = fraud.decide(_case(contract))
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status != Status.PENDING_ANALYSIS.value:
@@ -72,13 +79,19 @@ def decide_fraud(contract_id: str) -> None:
         enqueue(ActorName.RELEASE_CONTRACT, contract_id)
 
 
-def endorse(contract_id: str) -> None:
+def endorse(
+    contract_id: str,
+    *,
+    endorsement: Endorsement,
+    payroll_window_settings: PayrollWindowSettings,
+    disbursement_settings: DisbursementSettings,
+) -> None:
     """Register the contract in the payroll system, or defer past the maintenance window."""
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return
     at = now()
-    enforced = current().payroll_window.enforced
+    enforced = payroll_window_settings.enforced
     resume_at = payroll_window_end(at, enforced=enforced) if contract.endorsement_id is None else None
     if resume_at is not None:
         with unit_of_work():
@@ -97,7 +110,7 @@ def endorse(contract_id: str) -> None:
                 dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}",
             )
         return
-    endorsement_id = contract.endorsement_id or get_endorsement().register(
+    endorsement_id = contract.endorsement_id or endorsement.register(
         EndorsementRequest(
             contract.id, contract.cpf, contract.installment_amount, contract.installments, contract.first_due_date
         )
@@ -112,14 +125,14 @@ def endorse(contract_id: str) -> None:
         enqueue(
             ActorName.DISBURSE,
             contract_id,
-            deliver_at=payment_time(Contract.get_by_id(contract_id)),
+            deliver_at=payment_time(Contract.get_by_id(contract_id), disbursement_settings=disbursement_settings),
             dedup_key=f"disburse:{contract_id}",
         )
 
 
-def payment_time(contract: Contract) -> datetime:
+def payment_time(contract: Contract, *, disbursement_settings: DisbursementSettings) -> datetime:
     """Now when ``pay_immediately``; else pay_at_local_time on the disbursement date (never past)."""
-    settings = current().disbursement
+    settings = disbursement_settings
     if settings.pay_immediately or contract.disbursement_date is None:
         return now()
     hour, minute = (int(part) for part in settings.pay_at_local_time.split(":"))

@@ -1,17 +1,14 @@
-"""HMAC-SHA256 body signatures of provider callbacks (header ``X-Signature: sha256=<hex>``)."""
+"""HMAC-SHA256 body signatures of provider callbacks (header ``X-Signature: sha256=<hex>``).
+
+The shared secret of each provider is a setting (``esignature.callback_secret``,
+``funding.callback_secret``; ``ESIGNATURE_CALLBACK_SECRET`` / ``FUNDING_CALLBACK_SECRET`` override
+them), which the callback route passes in.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import os
-
-from models.settings import current
-
-
-def secret_for(provider: str) -> str:
-    """The shared secret: env ``<PROVIDER>_CALLBACK_SECRET`` first, then ``[<provider>] callback_secret``."""
-    return os.environ.get(f"{provider.upper()}_CALLBACK_SECRET") or current().get(f"{provider}.callback_secret") or ""
 
 
 def sign(body: bytes, secret: str) -> str:

@@ -5,6 +5,9 @@ Attempts start at ``webhooks.auction_schedule_seconds`` after the first (0, 5, 1
 each has a 25-second budget and only a 2xx counts (4xx is retried like 5xx). Retries are outbox
 rows with ``deliver_at``, so they survive restarts. After the fifth failure the delivery is FAILED,
 an ERROR line alerts the operator and ``deliveries replay`` resends it with the same key.
+
+``deliver`` receives the sender (``partner_endpoints``), the ``[default.webhooks]`` section and the
+instance's ``environment`` (URL policy); ``ingest_feed`` the payroll system's feed (``auction_source``).
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from models.db.partners import Partner
 from models.db.webhooks import AuctionProposal, WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
-from models.external.auctions import AuctionOffer
+from models.external.auctions import AuctionOffer, AuctionSource
+from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks import deliveries
 from models.services.webhooks.signing import AUCTION_FIELD_ORDER, common_headers, raw_body
-from models.settings import current
+from models.settings import WebhooksSettings
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +103,12 @@ def ingest(offer: AuctionOffer) -> AuctionProposal:
     return auction
 
 
+def ingest_feed(*, auction_source: AuctionSource) -> list[AuctionProposal]:
+    """Read the auction proposals published since the last read and ingest each (idempotent);
+    raises AuctionSourceError when the feed cannot be read."""
+    return [ingest(offer) for offer in auction_source.fetch_new()]
+
+
 def recent_auctions(limit: int) -> list[AuctionProposal]:
     """The most recently received auction proposals, newest first."""
     return list(AuctionProposal.select().order_by(AuctionProposal.received_at.desc()).limit(limit))
@@ -113,9 +123,11 @@ def headers_for(delivery: WebhookDelivery, partner: Partner, body: bytes) -> dic
     return headers
 
 
-def deliver(delivery_id: str) -> str | None:
+def deliver(
+    delivery_id: str, *, partner_endpoints: PartnerEndpoints, webhooks_settings: WebhooksSettings, environment: str
+) -> str | None:
     """One attempt when due; returns the delivery status after it."""
-    settings = current().webhooks
+    settings = webhooks_settings
     delivery = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id)
     if delivery is None or delivery.status != DeliveryStatus.PENDING:
         return delivery.status if delivery else None
@@ -126,7 +138,15 @@ def deliver(delivery_id: str) -> str | None:
     partner = deliveries.partner_at_send_time(delivery.partner_code)
     body = raw_body(delivery.payload, AUCTION_FIELD_ORDER)
     headers = headers_for(delivery, partner, body)
-    response = deliveries.post(delivery, partner.auction_url, body, headers, settings.auction_timeout_seconds)
+    response = deliveries.post(
+        delivery,
+        partner.auction_url,
+        body,
+        headers,
+        settings.auction_timeout_seconds,
+        partner_endpoints=partner_endpoints,
+        environment=environment,
+    )
     schedule = list(settings.auction_schedule_seconds)
     with unit_of_work():
         deliveries.record_attempt(delivery, partner.auction_url, headers["X-Request-Id"], response)

@@ -11,12 +11,13 @@ from datetime import datetime, timedelta, timezone
 from models.domain.clock import now
 from models.services.platform.actor_names import ActorName
 from models.services.platform.unit_of_work import enqueue, unit_of_work
-from models.settings import current
+from models.settings import AuctionsSettings
 
 
-def schedule_next_poll(after: datetime | None = None) -> datetime | None:
-    """Schedule the poll of the next slot; returns its time, or None when polling is off."""
-    interval = int(current().auctions.poll_interval_seconds)
+def schedule_next_poll(after: datetime | None = None, *, auctions_settings: AuctionsSettings) -> datetime | None:
+    """Schedule the poll of the next slot (``auctions_settings.poll_interval_seconds`` apart);
+    returns its time, or None when polling is off."""
+    interval = auctions_settings.poll_interval_seconds
     if interval <= 0:
         return None
     slot = int(((after or now()) + timedelta(seconds=interval)).timestamp()) // interval

@@ -15,9 +15,8 @@ from models.db.partners import Partner
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
-from models.external.partner_endpoints import EndpointResponse, get_partner_endpoints
+from models.external.partner_endpoints import EndpointResponse, PartnerEndpoints
 from models.services.webhooks.urls import validate_partner_url
-from models.settings import current
 
 # Early arrivals within this margin of their due time are sent rather than re-delayed.
 DUE_TOLERANCE = timedelta(milliseconds=20)
@@ -57,13 +56,21 @@ def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
 
 
 def post(
-    delivery: WebhookDelivery, url: str | None, body: bytes, headers: dict[str, str], timeout: float
+    delivery: WebhookDelivery,
+    url: str | None,
+    body: bytes,
+    headers: dict[str, str],
+    timeout: float,
+    *,
+    partner_endpoints: PartnerEndpoints,
+    environment: str,
 ) -> EndpointResponse:
-    """One attempt, with the URL policy enforced at send time (HTTPS, no internal addresses)."""
-    problem = "no URL configured" if not url else validate_partner_url(url, current())
+    """One attempt through ``partner_endpoints``, with the URL policy of ``environment`` enforced at
+    send time (HTTPS, no internal addresses)."""
+    problem = "no URL configured" if not url else validate_partner_url(url, environment=environment)
     if problem:
         return EndpointResponse(None, f"refused URL: {problem}", 0)
-    return get_partner_endpoints().post(url, body, headers, timeout=timeout)
+    return partner_endpoints.post(url, body, headers, timeout=timeout)
 
 
 def record_attempt(

@@ -5,22 +5,27 @@ one; each is a POST with a ``status_timeout_seconds`` budget and succeeds on a 2
 failure the delivery is FAILED and the message is dead-lettered (dramatiq's XQ). Events of one
 proposal go out in order: a later one waits while an earlier one is pending, and every request
 carries ``X-Event-Sequence`` (the proposal's status sequence) so partners can order them anyway.
+
+``deliver`` receives the sender (``partner_endpoints``), the ``[default.webhooks]`` section and the
+instance's ``environment`` (URL policy) and ``credential_environment`` (``X-Environment``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
+from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
-from models.settings import current
+from models.settings import WebhooksSettings
 
 log = logging.getLogger(__name__)
 
@@ -37,28 +42,35 @@ class RetryLater(Exception):
         self.delay_ms = delay_ms
 
 
-def next_offset_delay(schedule: list[float], attempts_done: int, round_started_at, at) -> float:
+def next_offset_delay(schedule: Sequence[float], attempts_done: int, round_started_at, at) -> float:
     """Seconds from ``at`` until the next attempt, measured from the round's first attempt so
     processing time does not accumulate (attempt k starts at ``schedule[k]`` after the first)."""
     target = round_started_at + timedelta(seconds=schedule[attempts_done])
     return max(0.0, (target - at).total_seconds())
 
 
-def headers_for(delivery: WebhookDelivery, partner, body: bytes) -> dict[str, str]:
+def headers_for(delivery: WebhookDelivery, partner, body: bytes, *, credential_environment: str) -> dict[str, str]:
     """Spec headers, the partner's auth mode, plus ``X-Event-Sequence`` and ``X-Signature``."""
     headers = common_headers(partner, body)
-    headers["X-Environment"] = current().credential_environment
+    headers["X-Environment"] = credential_environment
     headers["X-Event-Sequence"] = str(delivery.sequence)
     headers.update(status_auth_headers(partner))
     return headers
 
 
-def deliver(status_change_id: int) -> str | None:
+def deliver(
+    status_change_id: int,
+    *,
+    partner_endpoints: PartnerEndpoints,
+    webhooks_settings: WebhooksSettings,
+    environment: str,
+    credential_environment: str,
+) -> str | None:
     """Run one step for a change's event; returns the delivery status after it.
 
     Raises RetryLater (not due yet, or an attempt failed with attempts left) or DeliveryExhausted.
     """
-    settings = current().webhooks
+    settings = webhooks_settings
     with unit_of_work():
         recorded = status_events.record(status_change_id)
         if recorded is None:
@@ -76,10 +88,17 @@ def deliver(status_change_id: int) -> str | None:
         if delivery.status != DeliveryStatus.PENDING:
             return delivery.status
         raise RetryLater(max(1, int(deliveries.seconds_until_due(delivery) * 1000)))
-    return _attempt(delivery, partner, settings)
+    return _attempt(
+        delivery,
+        partner,
+        settings,
+        partner_endpoints=partner_endpoints,
+        environment=environment,
+        credential_environment=credential_environment,
+    )
 
 
-def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
+def _held(delivery: WebhookDelivery, settings: WebhooksSettings, status_change_id: int) -> bool:
     """Wait behind an earlier pending event (bounded by hold_max_seconds); re-check durably."""
     if delivery.attempts or not status_events.earlier_pending(delivery):
         return False
@@ -101,10 +120,26 @@ def _held(delivery: WebhookDelivery, settings, status_change_id: int) -> bool:
     return True
 
 
-def _attempt(delivery: WebhookDelivery, partner, settings) -> str:
+def _attempt(
+    delivery: WebhookDelivery,
+    partner,
+    settings: WebhooksSettings,
+    *,
+    partner_endpoints: PartnerEndpoints,
+    environment: str,
+    credential_environment: str,
+) -> str:
     body = raw_body(delivery.payload, STATUS_FIELD_ORDER)
-    headers = headers_for(delivery, partner, body)
-    response = deliveries.post(delivery, partner.webhook_url, body, headers, settings.status_timeout_seconds)
+    headers = headers_for(delivery, partner, body, credential_environment=credential_environment)
+    response = deliveries.post(
+        delivery,
+        partner.webhook_url,
+        body,
+        headers,
+        settings.status_timeout_seconds,
+        partner_endpoints=partner_endpoints,
+        environment=environment,
+    )
     deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
     if response.ok:
         return _close(delivery, DeliveryStatus.DELIVERED)

@@ -6,8 +6,6 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-from models.settings import Settings
-
 
 def _resolves_to_internal(host: str) -> bool:
     try:
@@ -28,12 +26,13 @@ def _resolves_to_internal(host: str) -> bool:
     return False
 
 
-def validate_partner_url(url: str, settings: Settings) -> str | None:
-    """A problem description, or None when ``url`` may receive deliveries in this environment."""
+def validate_partner_url(url: str, *, environment: str) -> str | None:
+    """A problem description, or None when ``url`` may receive deliveries in ``environment`` (the
+    APP_ENV this instance runs: ``settings.environment``)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return "must be an absolute http(s) URL"
-    if settings.environment in ("sandbox", "test"):
+    if environment in ("sandbox", "test"):
         return None  # local receivers (http://127.0.0.1) are how partners try the sandbox
     if parts.scheme != "https":
         return "must use HTTPS outside the sandbox"

@@ -97,25 +97,15 @@ def test_crash_after_the_funder_paid_pays_once_on_redelivery(client, auth, drain
 
 
 @pytest.mark.usefixtures("business_day")
-def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client, auth, drain, monkeypatch):
-    from models.services.disbursement import post_signature
+def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client, auth, drain, use_runtime):
+    from dataclasses import replace
 
-    monkeypatch.setattr(post_signature, "current", lambda: _NotImmediate())
+    from models import runtime
+
+    # Production behaviour: pay at 09:00 local on the disbursement date, not right after endorsement.
+    disbursement_settings = replace(runtime.current().settings.disbursement, pay_immediately=False)
+    use_runtime(settings={"disbursement": disbursement_settings})
     proposal, contract = sign(client, auth, drain)
     assert Proposal.get_by_id(proposal.id).status == "SIGNED"
     scheduled = OutboxMessage.get(OutboxMessage.dedup_key == f"disburse:{contract.id}")
     assert scheduled.deliver_at.isoformat() == "2026-03-11T12:00:00+00:00"  # Wednesday 09:00 local
-
-
-class _NotImmediate:
-    """Settings view with pay_immediately off (production behaviour)."""
-
-    class disbursement:
-        pay_immediately = False
-        pay_at_local_time = "09:00"
-
-    class fraud:
-        review_above_amount = "30000.00"
-
-    class payroll_window:
-        enforced = True

@@ -6,11 +6,24 @@ from datetime import datetime, timezone
 import freezegun
 import pytest
 
-from actors.credit_analysis import credit_analysis_gave_up, run_credit_analysis
+from models import runtime
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.domain.clock import to_utc
+from models.external.payroll.port import MarginResult, PayrollPort
 from models.external.payroll.sandbox import SandboxPayroll
+from models.services.credit.analysis_runner import run
+
+
+class CountingPayroll(PayrollPort):
+    """The sandbox payroll system, noting every CPF it is asked about."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def query_margin(self, cpf: str, *, attempt: int = 1) -> MarginResult:
+        self.asked.append(cpf)
+        return SandboxPayroll().query_margin(cpf, attempt=attempt)
 
 
 @pytest.fixture
@@ -38,6 +51,8 @@ def analysis(drain):
 
 
 def test_a_redelivered_analysis_message_changes_nothing(analysis):
+    from actors.credit_analysis import run_credit_analysis  # bound to the broker once the app booted
+
     run_credit_analysis.fn(analysis.id)
     run_credit_analysis.fn(analysis.id)
     assert Offer.select().where(Offer.analysis == analysis.id).count() == 2
@@ -45,6 +60,8 @@ def test_a_redelivered_analysis_message_changes_nothing(analysis):
 
 
 def test_giving_up_fails_the_analysis_as_not_retryable(analysis):
+    from actors.credit_analysis import credit_analysis_gave_up
+
     credit_analysis_gave_up.fn({"args": [analysis.id]}, {"type": "OperationalError"})
     row = CreditAnalysis.get_by_id(analysis.id)
     assert (row.outcome, row.error_code, row.retryable) == ("FAILED", "CRA-INT-001", False)
@@ -60,19 +77,18 @@ def test_giving_up_fails_the_analysis_as_not_retryable(analysis):
         ("2026-03-23T09:00:00Z", False),
     ],
 )
-def test_inside_the_payroll_window_the_analysis_waits_for_its_end_without_asking(
-    analysis, monkeypatch, instant, inside
-):
+def test_inside_the_payroll_window_the_analysis_waits_for_its_end_without_asking(analysis, instant, inside):
     # The window runs from the 20th 22:00 to the 23rd 06:00, Sao Paulo (01:00 to 09:00 UTC here).
-    asked = []
-    answer = SandboxPayroll.query_margin
-    monkeypatch.setattr(
-        SandboxPayroll,
-        "query_margin",
-        lambda self, cpf, attempt=1: asked.append(cpf) or answer(self, cpf, attempt=attempt),
-    )
+    payroll, rt = CountingPayroll(), runtime.current()
     with freezegun.freeze_time(instant):
-        run_credit_analysis.fn(analysis.id)
+        run(
+            analysis.id,
+            payroll=payroll,
+            credit_engine=rt.ports.credit_engine,
+            credit_settings=rt.settings.credit,
+            payroll_window_settings=rt.settings.payroll_window,
+        )
+    asked = payroll.asked
     row = CreditAnalysis.get_by_id(analysis.id)
     status = Proposal.get_by_id(analysis.proposal_id).status
     if inside:

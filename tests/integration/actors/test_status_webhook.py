@@ -7,6 +7,7 @@ import hmac
 import json
 from datetime import timedelta
 
+from models import runtime
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
@@ -14,7 +15,6 @@ from models.domain.status_machine import Trigger
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.webhooks.deliveries import DUE_TOLERANCE
-from models.settings import current
 
 
 def _send_contact(proposal: Proposal) -> None:
@@ -80,7 +80,7 @@ def test_headers_without_auth_carry_environment_request_id_sequence_and_signatur
     # Then the headers are the spec's plus sequence and a valid signature, and no credentials
     headers = hook.received[0].headers
     assert headers["Content-Type"] == "application/json"
-    assert headers["X-Environment"] == current().credential_environment == "staging"
+    assert headers["X-Environment"] == runtime.current().settings.credential_environment == "staging"
     assert len(headers["X-Request-Id"]) == 32
     assert headers["X-Event-Sequence"] == "0"
     assert "Authorization" not in headers and "x-api-key" not in {k.lower() for k in headers}
@@ -174,7 +174,7 @@ def test_after_the_fourth_failure_the_message_is_dead_lettered(
     assert settle.dead_lettered("status_webhook") == 1
     # No attempt left before its planned offset from the first one (less the documented tolerance):
     # checked on the service's own record, where the receiver's arrival jitter does not count.
-    schedule = current().webhooks.status_schedule_seconds
+    schedule = runtime.current().settings.webhooks.status_schedule_seconds
     attempts = list(
         DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id).order_by(DeliveryAttempt.number)
     )

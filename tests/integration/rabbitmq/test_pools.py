@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from models.settings import current
+from models import runtime
 from rabbitmq import pools
 from rabbitmq.queues import ALL_QUEUES
 
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _family(queue: str) -> str:
-    prefix = current().queue_prefix
+    prefix = runtime.current().settings.queue_prefix
     return queue[len(prefix) :] if prefix and queue.startswith(prefix) else queue
 
 

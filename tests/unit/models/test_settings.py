@@ -1,8 +1,10 @@
-"""config.toml merging and environment-variable overrides."""
+"""config.toml merging, environment-variable overrides, and the typed sections' validation."""
+
+from decimal import Decimal
 
 import pytest
 
-from models.settings import SettingsError, load_settings
+from models.settings import CONFIG_FILE, ENVIRONMENTS, SettingsError, load_settings
 
 
 def test_environment_section_overrides_default():
@@ -26,11 +28,21 @@ def test_environment_variables_override_the_file():
             "AMQP_URL": "amqp://h",
             "PORT": "9000",
             "JWT_SIGNING_KEY": "env-key",
+            "QUEUE_PREFIX": "staging.",
+            "LOG_LEVEL": "DEBUG",
         },
     )
     assert settings.database_url == "postgresql://x@h/db" and settings.uses_postgres
     assert settings.amqp_url == "amqp://h" and settings.uses_rabbitmq
     assert settings.port == 9000 and settings.jwt_signing_key == "env-key"
+    assert (settings.queue_prefix, settings.log_level) == ("staging.", "DEBUG")
+
+
+def test_callback_secrets_come_from_the_environment_first():
+    environ = {"ESIGNATURE_CALLBACK_SECRET": "esign-env", "FUNDING_CALLBACK_SECRET": "funding-env"}
+    settings = load_settings("sandbox", environ=environ)
+    assert (settings.esignature.callback_secret, settings.funding.callback_secret) == ("esign-env", "funding-env")
+    assert load_settings("sandbox", environ={}).esignature.callback_secret == "sandbox-esignature-callback-secret"
 
 
 def test_app_env_picks_the_environment():
@@ -51,15 +63,89 @@ def test_production_without_a_signing_key_is_refused():
 def test_production_commits_no_secret():
     import tomllib
 
-    from models.settings import CONFIG_FILE
-
     raw = tomllib.loads(CONFIG_FILE.read_text())
     assert not raw["default"]["jwt_signing_key"] and "jwt_signing_key" not in raw["production"]
 
 
-def test_unknown_setting_names_itself():
-    with pytest.raises(AttributeError, match="nope"):
-        load_settings("sandbox", environ={}).nope  # noqa: B018  (reading it is the test)
+@pytest.mark.parametrize("environment", ENVIRONMENTS)
+def test_every_environment_loads_with_real_types(environment):
+    settings = load_settings(environment, environ={"JWT_SIGNING_KEY": "k" * 40})
+    assert isinstance(settings.credit.pricing.monthly_rate, Decimal)
+    assert isinstance(settings.fraud.review_above_amount, Decimal)
+    assert all(isinstance(offset, float) for offset in settings.webhooks.status_schedule_seconds)
+    assert isinstance(settings.port, int) and isinstance(settings.payroll_window.enforced, bool)
+
+
+def test_money_and_rates_are_exact_decimals():
+    settings = load_settings("sandbox", environ={})
+    assert settings.credit.pricing.monthly_rate == Decimal("0.0199")
+    assert settings.fraud.review_above_amount == Decimal("30000.00")
+
+
+def test_settings_are_read_only():
+    settings = load_settings("sandbox", environ={})
+    with pytest.raises(AttributeError):
+        settings.credit.min_age = 16  # type: ignore[misc]
+
+
+def test_an_unknown_key_stops_start_up_naming_it():
+    with pytest.raises(SettingsError, match=r"unknown setting outbox\.batchsize"):
+        load_settings("sandbox", environ={}, overrides={"outbox": {"batchsize": 7}})
+
+
+def test_an_unknown_top_level_key_stops_start_up_naming_it():
+    with pytest.raises(SettingsError, match=r"unknown setting sweep_interval"):
+        load_settings("sandbox", environ={}, overrides={"sweep_interval": 1.0})
+
+
+def test_a_missing_key_stops_start_up_naming_it(tmp_path):
+    # Given a config.toml whose [default.credit] lost its min_age line
+    text = CONFIG_FILE.read_text()
+    assert "\nmin_age = 18\n" in text
+    config = tmp_path / "config.toml"
+    config.write_text(text.replace("\nmin_age = 18\n", "\n"))
+    # Then loading it names the key
+    with pytest.raises(SettingsError, match=r"missing setting credit\.min_age"):
+        load_settings("sandbox", environ={}, config_file=config)
+
+
+@pytest.mark.parametrize(
+    "overrides,key,expected",
+    [
+        ({"outbox": {"batch_size": "200"}}, "outbox.batch_size", "an integer"),
+        ({"outbox": {"batch_size": 2.5}}, "outbox.batch_size", "an integer"),
+        ({"payroll_window": {"enforced": "no"}}, "payroll_window.enforced", "true or false"),
+        ({"worker": {"embedded_threads": True}}, "worker.embedded_threads", "an integer"),
+        ({"credit": {"hybrid_wait_seconds": "28"}}, "credit.hybrid_wait_seconds", "a number"),
+        ({"credit": {"pricing": {"monthly_rate": 0.0199}}}, "credit.pricing.monthly_rate", "a decimal number"),
+        ({"credit": {"pricing": {"monthly_rate": "1.99%"}}}, "credit.pricing.monthly_rate", "a decimal number"),
+        ({"webhooks": {"status_schedule_seconds": [0, "1"]}}, r"webhooks.status_schedule_seconds\[1\]", "a number"),
+        ({"webhooks": {"transport": "smtp"}}, "webhooks.transport", "one of 'http', 'recording'"),
+        ({"external_mode": "real"}, "external_mode", "one of 'sandbox', 'http'"),
+        ({"contract": 3}, "contract", "a table"),
+        ({"base_path": 1}, "base_path", "a string"),
+    ],
+)
+def test_a_wrong_type_stops_start_up_naming_the_key(overrides, key, expected):
+    with pytest.raises(SettingsError, match=rf"setting {key} must be {expected}"):
+        load_settings("sandbox", environ={}, overrides=overrides)
+
+
+def test_a_wrong_type_never_shows_the_value():
+    # Some keys are secrets: the message says what was expected, not what was given.
+    with pytest.raises(SettingsError) as raised:
+        load_settings("sandbox", environ={}, overrides={"jwt_signing_key": ["s3cr3t-value"]})
+    assert "jwt_signing_key" in str(raised.value) and "s3cr3t" not in str(raised.value)
+
+
+def test_an_environment_variable_of_the_wrong_type_names_the_variable():
+    with pytest.raises(SettingsError, match=r"PORT must be an integer \(setting port\)"):
+        load_settings("sandbox", environ={"PORT": "eighty"})
+
+
+def test_an_integer_is_accepted_where_a_number_is_expected():
+    settings = load_settings("sandbox", environ={}, overrides={"credit": {"hybrid_wait_seconds": 28}})
+    assert settings.credit.hybrid_wait_seconds == 28.0 and isinstance(settings.credit.hybrid_wait_seconds, float)
 
 
 @pytest.mark.parametrize(

@@ -39,13 +39,16 @@ def test_cancel_while_awaiting_signature(client, auth, drain, business_day):
     assert SandboxSigningProcess.get_by_id(row.unico_process_id).status == "CANCELED"
 
 
-def test_cancel_succeeds_even_when_the_funder_refuses(client, auth, drain, business_day, monkeypatch):
-    proposal, contract = awaiting_signature(client, auth, drain)
+class RefusingFunder(SandboxFunding):
+    """The sandbox funder, except that it refuses every cancellation."""
 
-    def refuse(self, application_id):
+    def cancel_application(self, application_id: str) -> None:
         raise ExternalError("application locked by the funder", status_code=422)
 
-    monkeypatch.setattr(SandboxFunding, "cancel_application", refuse)
+
+def test_cancel_succeeds_even_when_the_funder_refuses(client, auth, drain, business_day, use_runtime):
+    proposal, contract = awaiting_signature(client, auth, drain)
+    use_runtime(ports={"funding": RefusingFunder()})
     assert cancel(client, auth, proposal.id).json["status"] == "CANCELED"
     drain()
     row = Contract.get_by_id(contract["contract_id"])

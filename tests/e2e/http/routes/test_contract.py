@@ -8,6 +8,7 @@ from datetime import timedelta
 import freezegun
 import pytest
 
+from models import runtime
 from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.outbox import OutboxMessage
@@ -245,7 +246,9 @@ def _document(client, auth, proposal_id, query=""):
 
 def test_before_signing_the_document_is_the_original(client, auth, drain, ready):
     body = post(client, auth, ready.id).json
-    stored = contract_pdf.path_of(Contract.get_by_id(body["contract_id"]).pdf_path).read_bytes()
+    stored = contract_pdf.path_of(
+        Contract.get_by_id(body["contract_id"]).pdf_path, contract_settings=runtime.current().settings.contract
+    ).read_bytes()
     for query in ("", "?version=original"):
         response = _document(client, auth, ready.id, query)
         assert (response.status_code, response.headers["X-Contract-Version"], response.data) == (
@@ -315,10 +318,10 @@ def test_a_signed_version_not_stored_at_signing_is_written_on_first_request(
     proposal, contract = awaiting_signature(client, auth, drain)
     store = contract_pdf.store
 
-    def full_disk(content, proposal_id, contract_id, *, signed=False):
+    def full_disk(content, proposal_id, contract_id, *, contract_settings, signed=False):
         if signed:
             raise OSError(28, "No space left on device")
-        return store(content, proposal_id, contract_id, signed=signed)
+        return store(content, proposal_id, contract_id, contract_settings=contract_settings, signed=signed)
 
     monkeypatch.setattr(contract_pdf, "store", full_disk)
     client.post(signing_path(contract), json={})

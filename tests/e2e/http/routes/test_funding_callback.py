@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from models import runtime
 from models.db.proposals import Proposal, StatusChange
 from models.services.partners import callback_auth
 from tests.builders import disbursed_proposal, pre_accepted_proposal
@@ -13,7 +14,7 @@ URL = "/callbacks/funding"
 
 def _post(client, body: dict, secret: str | None = None):
     raw = json.dumps(body).encode()
-    signature = callback_auth.sign(raw, secret or callback_auth.secret_for("funding"))
+    signature = callback_auth.sign(raw, secret or runtime.current().settings.funding.callback_secret)
     return client.post(URL, data=raw, headers={"Content-Type": "application/json", "X-Signature": signature})
 
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from models import runtime
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.services.partners.callback_auth import sign
@@ -106,7 +107,14 @@ def test_duplicate_and_late_callbacks_change_nothing(client, drain, waiting):
     assert callback(client, {"process_id": process_id, "event": "PROCESS_FINISHED", **PASSING}).status_code == 200
     from models.services.contract.signature import handle_result
 
-    handle_result(process_id, "PROCESS_FINISHED", PASSING)  # a redelivered message past the outbox dedup
+    settings = runtime.current().settings
+    handle_result(  # a redelivered message past the outbox dedup
+        process_id,
+        "PROCESS_FINISHED",
+        PASSING,
+        esignature_settings=settings.esignature,
+        contract_settings=settings.contract,
+    )
     drain()
     assert history(proposal.id) == statuses and statuses[-1] == "SIGNATURE_FAILED"
 

@@ -17,6 +17,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
+from models import runtime
 from models.db.analysis import Offer
 from models.db.contracts import Contract
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -75,9 +76,16 @@ def rate(value) -> str:
 
 
 def make_terms(
-    *, installments: int = 48, full_name: str = "MARIA DA SILVA", pix: bool = False, consent: bool = True
+    *,
+    installments: int = 48,
+    full_name: str = "MARIA DA SILVA",
+    pix: bool = False,
+    consent: bool = True,
+    settings=None,
 ) -> tuple[dict, dict]:
-    """Terms of a contract of a fresh pre-accepted proposal (and its offer payload), like generation."""
+    """Terms of a contract of a fresh pre-accepted proposal (and its offer payload), like generation
+    (under the running service's settings unless ``settings`` is given)."""
+    settings = settings or runtime.current().settings
     proposal = with_bank_account(pre_accepted_proposal(full_name=full_name, margin="900.00"))
     if installments != 48:
         payload = offer_payload(proposal.id, "900.00", installments)
@@ -117,10 +125,18 @@ def make_terms(
         changed_at=now() - timedelta(minutes=29),
     )
     with unit_of_work.unit_of_work():  # the contract row as POST contract creates it (its work is held)
-        contract = generation.start(Proposal.get_by_id(proposal.id), None)
+        contract = generation.start(Proposal.get_by_id(proposal.id), None, contract_settings=settings.contract)
     proposal = Proposal.get_by_id(proposal.id)
     payload = Offer.get_by_id(proposal.selected_offer_id).payload
-    return contract_terms.build_terms(Contract.get_by_id(contract.id), proposal, CCB_NUMBER, now()), payload
+    terms = contract_terms.build_terms(
+        Contract.get_by_id(contract.id),
+        proposal,
+        CCB_NUMBER,
+        now(),
+        ccb_settings=settings.ccb,
+        environment=settings.environment,
+    )
+    return terms, payload
 
 
 def strings(document: bytes) -> list[str]:
@@ -462,8 +478,7 @@ def test_a_value_wider_than_its_column_is_wrapped_not_cut():
     assert "".join(lines) == url and len(lines) > 1
 
 
-def test_no_ccb_is_issued_without_the_creditor_settings(business_day, monkeypatch):
+def test_no_ccb_is_issued_without_the_creditor_settings(business_day):
     unconfigured = load_settings("test", overrides={"ccb": {"creditor_name": "", "issue_place": " "}})
-    monkeypatch.setattr(contract_terms, "current", lambda: unconfigured)
     with pytest.raises(contract_terms.CcbNotConfigured, match="creditor_name, issue_place must be set"):
-        make_terms()
+        make_terms(settings=unconfigured)

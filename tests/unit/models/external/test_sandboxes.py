@@ -23,7 +23,7 @@ def test_no_margin_cpf_has_zero_margin():
 
 
 def test_engine_promotional_conditions():
-    decision = SandboxCreditEngine().evaluate("52998224725", Decimal("1000"), promotional=True)
+    decision = SandboxCreditEngine(slow_seconds=0.0).evaluate("52998224725", Decimal("1000"), promotional=True)
     assert (decision.approved, decision.monthly_rate, decision.promotional_pod_limit_max) == (
         True,
         Decimal("0.0179"),

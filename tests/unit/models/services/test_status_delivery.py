@@ -1,13 +1,13 @@
-"""Status webhook schedule arithmetic and the send-time URL policy."""
+"""Status webhook schedule arithmetic and the send-time URL policy (with a recording sender)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from models.db.webhooks import WebhookDelivery
+from models.external.partner_endpoints.sandbox import RecordingPartnerEndpoints
 from models.services.webhooks import deliveries
 from models.services.webhooks.status_delivery import next_offset_delay
-from models.settings import load_settings
 
 T0 = datetime(2026, 3, 2, 13, 0, tzinfo=timezone.utc)
 SPEC_SCHEDULE = [0, 1, 2, 4]
@@ -27,23 +27,44 @@ def test_a_late_attempt_starts_the_next_one_at_once():
     assert next_offset_delay(SPEC_SCHEDULE, 2, T0, T0 + timedelta(seconds=2.5)) == 0.0
 
 
-def test_production_refuses_to_send_to_a_loopback_url(monkeypatch):
+def test_production_refuses_to_send_to_a_loopback_url():
     # Given a production instance and a partner URL on loopback
-    production = load_settings("production", overrides={"jwt_signing_key": "k" * 40})
-    monkeypatch.setattr(deliveries, "current", lambda: production)
+    sender = RecordingPartnerEndpoints()
     # When an attempt is made
-    response = deliveries.post(WebhookDelivery(), "https://127.0.0.1/hook", b"{}", {}, 1.0)
+    response = deliveries.post(
+        WebhookDelivery(), "https://127.0.0.1/hook", b"{}", {}, 1.0, partner_endpoints=sender, environment="production"
+    )
     # Then nothing is sent and the attempt fails with the reason
-    assert (response.status_code, response.ok) == (None, False)
+    assert (response.status_code, response.ok, sender.requests) == (None, False, [])
     assert response.error == "refused URL: resolves to a private or loopback address, which production never calls"
 
 
-def test_production_refuses_plain_http(monkeypatch):
+def test_production_refuses_plain_http():
     # Given a production instance and an http:// partner URL
-    production = load_settings("production", overrides={"jwt_signing_key": "k" * 40})
-    monkeypatch.setattr(deliveries, "current", lambda: production)
-    # When an attempt is made / Then it is refused
-    assert (
-        deliveries.post(WebhookDelivery(), "http://partner.example/hook", b"{}", {}, 1.0).error
-        == "refused URL: must use HTTPS outside the sandbox"
+    sender = RecordingPartnerEndpoints()
+    response = deliveries.post(
+        WebhookDelivery(),
+        "http://partner.example/hook",
+        b"{}",
+        {},
+        1.0,
+        partner_endpoints=sender,
+        environment="production",
     )
+    # Then it is refused and nothing is sent
+    assert (response.error, sender.requests) == ("refused URL: must use HTTPS outside the sandbox", [])
+
+
+def test_the_sandbox_sends_to_a_local_receiver_through_the_sender_it_is_given():
+    sender = RecordingPartnerEndpoints(script=[202])
+    response = deliveries.post(
+        WebhookDelivery(),
+        "http://127.0.0.1:9100/hook",
+        b"{}",
+        {"X-Request-Id": "r"},
+        2.0,
+        partner_endpoints=sender,
+        environment="sandbox",
+    )
+    assert (response.status_code, response.ok) == (202, True)
+    assert [(r.url, r.body, r.timeout) for r in sender.requests] == [("http://127.0.0.1:9100/hook", b"{}", 2.0)]

@@ -5,9 +5,9 @@ from decimal import Decimal
 
 import pytest
 
+from models import runtime
 from models.db.analysis import CreditAnalysis
 from models.db.proposals import Consent, Proposal, StatusChange
-from models.settings import current
 
 from .conftest import CONSENT
 
@@ -45,8 +45,11 @@ def test_approved_body_for_a_partner_with_insurance(flow):
         "proposal_id": proposal_id,
         "status": "OFFERS_RECEIVED",
         "approved": True,
-        "product": {"id": current().products.standard_id, "name": "Consignado Privado"},
-        "insuredProduct": {"id": current().products.insured_id, "name": "Consignado Privado com Seguro Prestamista"},
+        "product": {"id": runtime.current().settings.products.standard_id, "name": "Consignado Privado"},
+        "insuredProduct": {
+            "id": runtime.current().settings.products.insured_id,
+            "name": "Consignado Privado com Seguro Prestamista",
+        },
         "available_margin": "1000.00",
         "maxLoanAmount": 41260.18,
         "maxInstallments": 96,
@@ -183,7 +186,7 @@ def test_payroll_failure_with_automatic_retry_then_offers(flow, advance):
     }
     flow.drain()
     assert Proposal.get_by_id(proposal_id).status == "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
-    advance(timedelta(seconds=current().credit.payroll_auto_retry_seconds + 1))
+    advance(timedelta(seconds=runtime.current().settings.credit.payroll_auto_retry_seconds + 1))
     flow.drain()
     polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
     assert polled.status_code == 200 and polled.get_json()["status"] == "OFFERS_RECEIVED"

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import pytest
 
+from models import runtime
 from models.db.analysis import Offer
 from models.db.proposals import Proposal
-from models.settings import current
 
 
 def test_simulation_by_installments_returns_the_largest_amount_for_the_term(flow):
@@ -17,7 +17,7 @@ def test_simulation_by_installments_returns_the_largest_amount_for_the_term(flow
     assert {k: v for k, v in body.items() if k != "offers"} == {
         "simulation_mode": "BY_INSTALLMENTS",
         "proposal_id": proposal_id,
-        "product_id": current().products.standard_id,
+        "product_id": runtime.current().settings.products.standard_id,
         "product_name": "Consignado Privado",
         "total_offers": 1,
         "message": "Simulation by term returned 1 offer(s); earlier offers were replaced",
@@ -30,7 +30,10 @@ def test_simulation_by_amount_returns_term_options_and_supersedes_earlier_offers
     proposal_id, analysis = flow.with_offers()
     response = flow.post(f"/proposals/{proposal_id}/simulate", {"loan_amount": 5000, "insured": True})
     body = response.get_json()
-    assert (body["simulation_mode"], body["product_id"]) == ("BY_LOAN_AMOUNT", current().products.insured_id)
+    assert (body["simulation_mode"], body["product_id"]) == (
+        "BY_LOAN_AMOUNT",
+        runtime.current().settings.products.insured_id,
+    )
     assert body["total_offers"] == len(body["offers"]) > 1
     assert all(o["principal_amount"] == 5000.0 and o["offer_type"] == "INSURED" for o in body["offers"])
     assert Offer.get_by_id(analysis["offer"]["id"]).superseded_at is not None
@@ -44,7 +47,10 @@ def test_insured_is_ignored_for_a_partner_without_insurance(flow):
     body = flow.post(
         f"/proposals/{proposal_id}/simulate", {"installments": 36, "insured": True}, "PARTNER_B"
     ).get_json()
-    assert body["offers"][0]["offer_type"] == "STANDARD" and body["product_id"] == current().products.standard_id
+    assert (
+        body["offers"][0]["offer_type"] == "STANDARD"
+        and body["product_id"] == runtime.current().settings.products.standard_id
+    )
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,8 @@
 
 import pytest
 
+from models import runtime
 from models.db.proposals import Proposal, StatusChange
-from models.settings import current
 
 CPF = "52998224725"
 BODY = {"cpf": CPF, "full_name": "  maria da silva ", "birth_date": "1985-04-12"}
@@ -22,14 +22,14 @@ def test_creates_a_proposal_with_the_name_upper_cased_and_the_insured_product(fl
         "proposal_id": body["proposal_id"],
         "cpf": CPF,
         "full_name": "MARIA DA SILVA",
-        "product_id": current().products.insured_id,
+        "product_id": runtime.current().settings.products.insured_id,
         "status": "CREATED",
     }
 
 
 def test_partner_without_insurance_gets_the_standard_product(flow):
     response = flow.post("/proposals/start", BODY, "PARTNER_B")
-    assert response.get_json()["product_id"] == current().products.standard_id
+    assert response.get_json()["product_id"] == runtime.current().settings.products.standard_id
 
 
 def test_creation_records_the_created_status_change(flow):
@@ -64,7 +64,7 @@ def test_returns_the_active_proposal_instead_of_creating_one(flow):
         "proposal_id": first,
         "cpf": CPF,
         "full_name": "MARIA DA SILVA",
-        "product_id": current().products.insured_id,
+        "product_id": runtime.current().settings.products.insured_id,
         "status": "CREATED",
     }
     assert Proposal.select().count() == 1
