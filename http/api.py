@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import flask_smorest
+from apispec import BasePlugin
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
@@ -39,8 +40,50 @@ def _first_validation_error(messages: dict) -> tuple[str | None, str]:
     return field, str(node)
 
 
+# Path parameters the service names the same way everywhere, documented with their constraint.
+PATH_PARAMETERS = {
+    "proposal_id": {"type": "string", "format": "uuid", "example": "0b9d3c7e-8a51-4c3f-9a0e-2f4f1c6d7e8a"},
+    "cpf": {
+        "type": "string",
+        "format": "cpf",
+        "pattern": r"^[0-9]{11}$",
+        "description": "11 digits, no mask, with valid check digits",
+        "example": "52998224725",
+    },
+}
+
+
+class OperationDocs(BasePlugin):
+    """Every operation gets an operationId (its endpoint's name, which client generators turn into
+    function names), the shared path parameters their documented constraint, and a schema its
+    schema-level rules."""
+
+    def schema_helper(self, name, definition, schema=None, **kwargs):
+        """Schema-level rules a field cannot carry (``OPENAPI_EXTRA``, e.g. "exactly one of")."""
+        schema_class = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(schema_class, "OPENAPI_EXTRA", None) or {}) or None
+
+    def path_helper(self, path=None, operations=None, parameters=None, rule=None, **kwargs):
+        for parameter in parameters or ():
+            if isinstance(parameter, dict) and parameter.get("in") == "path" and parameter["name"] in PATH_PARAMETERS:
+                parameter["schema"] = dict(PATH_PARAMETERS[parameter["name"]])
+
+    def operation_helper(self, path=None, operations=None, rule=None, **kwargs):
+        if rule is None or rule.endpoint is None:
+            return
+        for operation in (operations or {}).values():
+            operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
+
+
 class ServiceApi(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+    # Every route declares its error statuses itself (httpapi.blueprint.Blueprint.errors): no
+    # catch-all "default" response that would let an undocumented status pass for documented.
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def __init__(self, app: Flask | None = None, **kwargs) -> None:
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [OperationDocs()])
+        super().__init__(app, **kwargs)
 
     def handle_http_exception(self, error: HTTPException):
         data = getattr(error, "data", None) or {}
@@ -62,7 +105,11 @@ class ServiceApi(flask_smorest.Api):
             message = f"Route {request.method} {request.path} not found"
         if status == 405:
             message = f"Method {request.method} not allowed on {request.path}"
-        return error_response(status, message)
+        response = error_response(status, message)
+        allowed = getattr(error, "valid_methods", None)
+        if status == 405 and allowed:  # RFC 9110: a 405 names the methods the resource supports
+            response.headers["Allow"] = ", ".join(allowed)
+        return response
 
 
 def register_error_handlers(app: Flask) -> None:
