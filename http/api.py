@@ -10,9 +10,11 @@ from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from models.domain.errors import DomainError
+from models.settings import current
 from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
+from .links import links_of
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +57,8 @@ PATH_PARAMETERS = {
 
 class OperationDocs(BasePlugin):
     """Every operation gets an operationId (its endpoint's name, which client generators turn into
-    function names), the shared path parameters their documented constraint, and a schema its
-    schema-level rules."""
+    function names) and its responses their journey links (httpapi.links), the shared path
+    parameters their documented constraint, and a schema its schema-level rules."""
 
     def schema_helper(self, name, definition, schema=None, **kwargs):
         """Schema-level rules a field cannot carry (``OPENAPI_EXTRA``, e.g. "exactly one of")."""
@@ -71,8 +73,13 @@ class OperationDocs(BasePlugin):
     def operation_helper(self, path=None, operations=None, rule=None, **kwargs):
         if rule is None or rule.endpoint is None:
             return
+        sandbox_routes = bool(current().sandbox_routes)
         for operation in (operations or {}).values():
-            operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
+            operation_id = operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
+            for status, response in operation.get("responses", {}).items():
+                links = links_of(operation_id, int(status), sandbox_routes=sandbox_routes)
+                if links and isinstance(response, dict):
+                    response["links"] = links
 
 
 class ServiceApi(flask_smorest.Api):

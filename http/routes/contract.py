@@ -92,6 +92,7 @@ def contract_status(proposal_id):
 
 @blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"], endpoint="get_contract_document")
 @blp.response(200, description="The contract (CCB) as application/pdf", content_type="application/pdf")
+@blp.doc(responses={200: {"content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}}})
 @blp.errors({403: FORBIDDEN, 404: PROPOSAL_NOT_FOUND + " or CONTRACT_DOCUMENT_NOT_FOUND"})
 def contract_document(proposal_id):
     """The stored CCB PDF of the proposal's latest contract."""

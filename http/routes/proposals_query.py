@@ -34,9 +34,9 @@ def proposal_statistics(created_from=None, created_to=None):
     return statistics(current_origin(), created_from, created_to)
 
 
-@blp.route("/proposals/<proposal_id>", methods=["GET"], endpoint="get_proposal")
+@blp.route("/proposals/<uuid:proposal_id>", methods=["GET"], endpoint="get_proposal")
 @blp.response(200, ProposalDetailSchema)
 @blp.errors({403: FORBIDDEN, 404: PROPOSAL_NOT_FOUND})
 def detail(proposal_id):
     """Proposal, consent, offers, banking data (masked), contract, signature, disbursement, history."""
-    return proposal_detail(current_origin(), proposal_id)
+    return proposal_detail(current_origin(), str(proposal_id))
