@@ -82,6 +82,18 @@ class OperationDocs(BasePlugin):
                     response["links"] = links
 
 
+def _nullable_reference(converter, field, ret, **kwargs) -> dict:
+    """A nullable nested object as ``nullable`` + ``allOf: [its $ref]``. apispec writes it as
+    ``anyOf: [{type: object, nullable: true}, $ref]``, whose first branch admits any object, so
+    the referenced schema would constrain nothing (and client generators type it as a free dict)."""
+    branches = ret.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and branches[0] == {"type": "object", "nullable": True}:
+        del ret["anyOf"]
+        ret["nullable"] = True
+        ret["allOf"] = [branches[1]]
+    return {}
+
+
 class ServiceApi(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
     # Every route declares its error statuses itself (httpapi.blueprint.Blueprint.errors): no
@@ -91,6 +103,7 @@ class ServiceApi(flask_smorest.Api):
     def __init__(self, app: Flask | None = None, **kwargs) -> None:
         kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [OperationDocs()])
         super().__init__(app, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(_nullable_reference)
 
     def handle_http_exception(self, error: HTTPException):
         data = getattr(error, "data", None) or {}

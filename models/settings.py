@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG_FILE = ROOT / "config.toml"
 ENVIRONMENTS = ("sandbox", "staging", "production", "test")
 
-# Environment variables that override a top-level key, and how to read them.
+# Environment variables that override a key (dotted: a nested one), and how to read them.
 ENV_OVERRIDES = {
     "DATABASE_URL": ("database_url", str),
     "AMQP_URL": ("amqp_url", str),
@@ -25,7 +25,10 @@ ENV_OVERRIDES = {
     "JWT_SIGNING_KEY": ("jwt_signing_key", str),
     "QUEUE_PREFIX": ("queue_prefix", str),
     "LOG_LEVEL": ("log_level", str),
+    "PUBLIC_BASE_URL": ("esignature.public_base_url", str),
 }
+# Hosts that mean "every interface": not an address a browser can open.
+ANY_INTERFACE = ("", "0.0.0.0", "::")
 
 
 class SettingsError(RuntimeError):
@@ -60,6 +63,17 @@ class Settings:
     @property
     def is_production(self) -> bool:
         return self.environment == "production"
+
+    @property
+    def public_base_url(self) -> str:
+        """Public address of this instance (links it hands out, e.g. the sandbox signing pages):
+        ``[esignature] public_base_url`` / PUBLIC_BASE_URL when set, else the host and port it
+        serves on, so a PORT change moves the links with it."""
+        configured = self.get("esignature.public_base_url")
+        if configured:
+            return str(configured).rstrip("/")
+        host = "127.0.0.1" if self.host in ANY_INTERFACE else self.host
+        return f"http://{host}:{self.port}"
 
     @property
     def uses_rabbitmq(self) -> bool:
@@ -97,7 +111,13 @@ def load_settings(
     data = _merge(raw.get("default", {}), raw.get(environment, {}))
     for variable, (key, cast) in ENV_OVERRIDES.items():
         if environ.get(variable):
-            data[key] = cast(environ[variable])
+            *parents, leaf = key.split(".")
+            node = data
+            for parent in parents:
+                child = dict(node.get(parent) or {})
+                node[parent] = child
+                node = child
+            node[leaf] = cast(environ[variable])
     if overrides:
         data = _merge(data, overrides)
     if not data.get("jwt_signing_key"):

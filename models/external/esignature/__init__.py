@@ -11,7 +11,7 @@ def get_esignature() -> ESignature:
     if settings.external_mode == "http":
         from models.external.esignature.http_adapter import HttpESignature
 
-        callback = f"{settings.esignature.public_base_url.rstrip('/')}/callbacks/esignature"
+        callback = f"{settings.public_base_url}/callbacks/esignature"
         return HttpESignature(settings.esignature.base_url, settings.esignature.timeout_seconds, callback)
     from models.external.esignature.sandbox import SandboxESignature
 

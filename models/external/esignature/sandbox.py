@@ -25,7 +25,7 @@ PASSING_RESULTS = {
 
 
 def signing_url(process_id: str) -> str:
-    return f"{current().esignature.public_base_url.rstrip('/')}/sandbox/esign/{process_id}"
+    return f"{current().public_base_url}/sandbox/esign/{process_id}"
 
 
 class SandboxESignature(ESignature):
