@@ -83,14 +83,15 @@ class OperationDocs(BasePlugin):
 
 
 def _nullable_reference(converter, field, ret, **kwargs) -> dict:
-    """A nullable nested object as ``nullable`` + ``allOf: [its $ref]``. apispec writes it as
-    ``anyOf: [{type: object, nullable: true}, $ref]``, whose first branch admits any object, so
-    the referenced schema would constrain nothing (and client generators type it as a free dict)."""
+    """A nullable nested object: ``anyOf`` its ``$ref`` or null. apispec's null branch is
+    ``{type: object, nullable: true}``, which admits any object, so the referenced schema would
+    constrain nothing; here that branch admits null only (OpenAPI 3.0 has no null type: an enum of
+    null on a nullable schema is its spelling)."""
+    null_branch = {"type": "object", "nullable": True}
     branches = ret.get("anyOf")
-    if isinstance(branches, list) and len(branches) == 2 and branches[0] == {"type": "object", "nullable": True}:
-        del ret["anyOf"]
-        ret["nullable"] = True
-        ret["allOf"] = [branches[1]]
+    if isinstance(branches, list) and len(branches) == 2 and null_branch in branches:
+        reference = next(branch for branch in branches if branch != null_branch)
+        ret["anyOf"] = [reference, {**null_branch, "enum": [None]}]
     return {}
 
 
