@@ -1,6 +1,7 @@
 """Schemathesis drives the served document against the app: examples, coverage (positive and
 negative edge cases, undeclared methods, missing auth), fuzzing (positive and negative) and the
-stateful phase following the document's links through a partner's journey, with every check.
+stateful phase following the document's links through a partner's journey, with every check,
+repeated until the time budget of schemathesis.toml is spent.
 
 The app runs in this process, served over HTTP by waitress from a thread (as ``make run`` serves
 it), with the in-process broker's worker running the queued work. Settings: schemathesis.toml
@@ -14,6 +15,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 import schemathesis
 from schemathesis.config import SchemathesisConfig
 from schemathesis.engine import Status, events, from_schema
@@ -33,7 +35,17 @@ def _describe(recorder, case_id: str, check) -> str:
     return f"{recorder.label} [{check.name}] {request} {body!r} -> {answer}: {str(failure)[:500]}"
 
 
-def test_the_fuzzer_finds_no_failure(app, worker, access_token, monkeypatch):
+@pytest.fixture
+def hypothesis_home(tmp_path):
+    """Hypothesis' own files (its example database) go to a temporary directory, not the work tree."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(tmp_path / "hypothesis")
+    yield
+    set_hypothesis_home_dir(None)
+
+
+def test_the_fuzzer_finds_no_failure(app, worker, access_token, monkeypatch, hypothesis_home):
     fuzz_support.install()
     fuzz_support.start_journeys_at_start()
     monkeypatch.setenv("FUZZ_ACCESS_TOKEN", access_token)
