@@ -69,8 +69,23 @@ def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, 
     return issue_token(runtime.current().settings, origin=client.credential.partner.code, client_id=client.client_id)
 
 
+OAUTH_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string", "example": "invalid_client"},
+        "error_description": {"type": "string"},
+    },
+}
+
+
+def _oauth_error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": OAUTH_ERROR}}}
+
+
 TOKEN_OPERATION = {
     "post": {
+        "operationId": "issue_access_token",
         "tags": ["auth"],
         "summary": "Issue an access token (OAuth 2.0 client credentials)",
         "security": [],
@@ -81,7 +96,7 @@ TOKEN_OPERATION = {
                 "application/x-www-form-urlencoded": {
                     "schema": {
                         "type": "object",
-                        "required": ["grant_type"],
+                        "required": ["grant_type", "client_id", "client_secret"],
                         "properties": {
                             "grant_type": {"type": "string", "enum": ["client_credentials"]},
                             "client_id": {"type": "string"},
@@ -99,6 +114,7 @@ TOKEN_OPERATION = {
                     "application/json": {
                         "schema": {
                             "type": "object",
+                            "required": ["access_token", "expires_in", "token_type"],
                             "properties": {
                                 "access_token": {"type": "string", "description": "JWT"},
                                 "expires_in": {"type": "integer", "example": 3600},
@@ -108,8 +124,8 @@ TOKEN_OPERATION = {
                     }
                 },
             },
-            "400": {"description": "RFC 6749 error body (invalid_request, unsupported_grant_type)"},
-            "401": {"description": "RFC 6749 error body (invalid_client)"},
+            "400": _oauth_error("RFC 6749 error body (invalid_request, unsupported_grant_type)"),
+            "401": _oauth_error("RFC 6749 error body (invalid_client)"),
         },
     }
 }

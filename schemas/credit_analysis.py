@@ -1,58 +1,94 @@
-"""Bodies of credit analysis, retry, simulation and pre-accept."""
+"""Bodies of credit analysis, retry, simulation, pre-accept and the sandbox message inbox."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.credit import Body
+from schemas.credit import PHONE_PATTERN, STATUSES, Body
+from schemas.fields import DecimalText, Instant, JsonBoolean, JsonDecimal, JsonNumber, JsonUuid, Money, Pattern, Uuid
+from schemas.offers import OfferSchema, ProductSchema, SelectedOfferSchema
 
 
 class ConsentGeolocation(Body):
-    latitude = fields.Float(required=True, validate=validate.Range(-90, 90))
-    longitude = fields.Float(required=True, validate=validate.Range(-180, 180))
+    latitude = JsonNumber(required=True, validate=validate.Range(-90, 90), metadata={"example": -23.5505})
+    longitude = JsonNumber(required=True, validate=validate.Range(-180, 180), metadata={"example": -46.6333})
 
 
 class CreditAnalysisRequest(Body):
-    ip = fields.IP(required=True)
+    ip = fields.IP(
+        required=True,
+        metadata={"format": "ip", "description": "the customer's IPv4 or IPv6 address", "example": "200.160.2.3"},
+    )
     geolocation = fields.Nested(ConsentGeolocation, required=True)
-    document_text = fields.String(required=True, validate=validate.Length(min=1, max=20000))
+    document_text = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=20000),
+        metadata={"description": "the consent text the customer accepted", "example": "I authorise the query..."},
+    )
     channel = fields.String(
         required=True,
         validate=validate.Length(min=1, max=16),
-        metadata={"description": "seen values: web, mobile, app"},
+        metadata={"description": "seen values: web, mobile, app", "example": "web"},
     )
 
 
-class AnalysisResult(Schema):
-    """Approved, rejected or technical-failure body (see README for each shape)."""
+class FriendlyMessageSchema(Schema):
+    title = fields.String(required=True)
+    description = fields.String(required=True)
 
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    approved = fields.Boolean()
-    offer = fields.Dict(allow_none=True)
-    insuredOffer = fields.Dict(allow_none=True)
-    product = fields.Dict()
-    insuredProduct = fields.Dict()
-    available_margin = fields.String()
-    maxLoanAmount = fields.Float()
+
+class AnalysisResult(Schema):
+    """Approved (offer, limits), rejected (rejection_reason) or technical failure (error_code)."""
+
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    status = fields.String(
+        required=True, metadata={"description": "OFFERS_RECEIVED, REJECTED or CREDIT_ANALYSIS_FAILED", "enum": STATUSES}
+    )
+    approved = fields.Boolean(required=True)
+    offer = fields.Nested(OfferSchema, allow_none=True)
+    insuredOffer = fields.Nested(
+        OfferSchema, allow_none=True, metadata={"description": "partners with insurance; null when not approved"}
+    )
+    product = fields.Nested(ProductSchema, metadata={"description": "partners with insurance"})
+    insuredProduct = fields.Nested(ProductSchema, metadata={"description": "partners with insurance"})
+    available_margin = DecimalText(metadata={"description": "monthly payroll margin"})
+    maxLoanAmount = Money()
     maxInstallments = fields.Integer()
-    maxMonthlyPayment = fields.String()
-    minMonthlyPayment = fields.Float()
-    bank_skip = fields.Boolean()
-    rejection_reason = fields.String()
-    error_code = fields.String()
-    friendly_message = fields.Dict()
+    maxMonthlyPayment = DecimalText()
+    minMonthlyPayment = Money()
+    bank_skip = fields.Boolean(metadata={"description": "whether bank validation can be skipped"})
+    promotional = fields.Boolean(metadata={"description": "present (true) for a promotional offer"})
+    rejection_reason = fields.String(
+        metadata={"enum": ["NO_AVAILABLE_MARGIN", "IRREGULAR_CPF", "AGE_CRITERIA", "INSUFFICIENT_SCORE"]}
+    )
+    error_code = fields.String(metadata={"example": "CRA-DTP-003"})
+    friendly_message = fields.Nested(FriendlyMessageSchema)
+    retryable = fields.Boolean(metadata={"description": "technical failure: whether the retry route may succeed"})
 
 
 class RetryResult(AnalysisResult):
-    available_margin = fields.Float()
+    """The retry's result (available_margin is a number here, per the spec), or a message with
+    status_url when the dedup window or the retry limit applies."""
+
+    available_margin = Money(metadata={"description": "monthly payroll margin"})
+    approved = fields.Boolean()
+    status_url = fields.String(metadata={"description": "dedup window / retry limit: where to read the result"})
 
 
 class SimulateRequest(Body):
-    installments = fields.Integer(strict=True, validate=validate.Range(min=1))
-    loan_amount = fields.Decimal(validate=validate.Range(min=0, min_inclusive=False))
-    insured = fields.Boolean(load_default=False)
+    """Exactly one of ``installments`` (largest amount for the term) or ``loan_amount`` (term options)."""
+
+    OPENAPI_EXTRA: ClassVar[dict] = {"oneOf": [{"required": ["installments"]}, {"required": ["loan_amount"]}]}
+
+    installments = fields.Integer(strict=True, validate=validate.Range(min=1, max=999), metadata={"example": 48})
+    loan_amount = JsonDecimal(
+        validate=validate.Range(min=0, max=100_000_000, min_inclusive=False),
+        metadata={"example": 5000.0, "minimum": 0, "exclusiveMinimum": True, "maximum": 100_000_000},
+    )
+    insured = JsonBoolean(load_default=False, metadata={"description": "partners with insurance only"})
 
     @validates_schema
     def _exactly_one(self, data, **kwargs):
@@ -65,40 +101,38 @@ class SimulateRequest(Body):
 
 
 class SimulationResponse(Schema):
-    simulation_mode = fields.String()
-    proposal_id = fields.String()
-    product_id = fields.String()
-    product_name = fields.String()
-    total_offers = fields.Integer()
-    message = fields.String()
-    offers = fields.List(fields.Dict())
+    simulation_mode = fields.String(required=True, metadata={"enum": ["BY_INSTALLMENTS", "BY_LOAN_AMOUNT"]})
+    proposal_id = Uuid(required=True)
+    product_id = Uuid(required=True)
+    product_name = fields.String(required=True)
+    total_offers = fields.Integer(required=True)
+    message = fields.String(required=True)
+    offers = fields.List(fields.Nested(OfferSchema), required=True)
 
 
 class PreAcceptRequest(Body):
-    selected_offer_id = fields.UUID(required=True)
-
-
-class SelectedOffer(Schema):
-    id = fields.String()
-    principal_amount = fields.Float()
-    installments = fields.Integer()
-    installment_amount = fields.Float()
+    selected_offer_id = JsonUuid(required=True, metadata={"description": "an offer's id"})
 
 
 class PreAcceptResponse(Schema):
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    selected_offer = fields.Nested(SelectedOffer)
-    pre_accepted_at = fields.String()
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    status = fields.String(required=True, metadata={"enum": STATUSES})
+    selected_offer = fields.Nested(SelectedOfferSchema, required=True)
+    pre_accepted_at = Instant(required=True)
 
 
 class SandboxMessagesQuery(Schema):
-    phone = fields.String(required=True)
+    phone = fields.String(
+        required=True,
+        validate=Pattern(PHONE_PATTERN, error="must be +55, a 2-digit area code and a 9-digit mobile number"),
+        metadata={"example": "+5511987654321"},
+    )
 
 
 class SandboxMessage(Schema):
-    channel = fields.String()
-    text = fields.String()
-    token = fields.String(allow_none=True)
-    sent_at = fields.String()
+    proposal_id = Uuid(required=True, metadata={"description": "the proposal the code was sent for"})
+    channel = fields.String(required=True, metadata={"enum": ["sms", "whatsapp", "email"]})
+    text = fields.String(required=True)
+    token = fields.String(required=True, allow_none=True, metadata={"description": "the code in clear"})
+    sent_at = Instant(required=True)
