@@ -214,6 +214,12 @@ class PixDirectorySettings:
 
 
 @dataclass(frozen=True)
+class AccountOwnershipSettings:
+    base_url: str
+    timeout_seconds: float
+
+
+@dataclass(frozen=True)
 class FraudSettings:
     review_above_amount: Decimal
     base_url: str
@@ -275,6 +281,7 @@ class Settings:
     ccb: CcbSettings
     esignature: ESignatureSettings
     pix_directory: PixDirectorySettings
+    account_ownership: AccountOwnershipSettings
     fraud: FraudSettings
     endorsement: EndorsementSettings
     funding: FundingSettings

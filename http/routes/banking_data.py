@@ -26,13 +26,21 @@ def _answer(proposal_id: str, verdict: Verdict):
 @blp.alt_response(
     400,
     schema=ErrorSchema,
-    description="Invalid data, bank not allowed, key not validated, or the status does not allow update",
+    description="Invalid data, bank not allowed, key or account not validated, an account of another holder "
+    "(BANK_ACCOUNT_CPF_MISMATCH), or the status does not allow update",
 )
 @blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
-@blp.alt_response(503, schema=ErrorSchema, description="Pix directory unavailable or too slow; nothing saved")
+@blp.alt_response(409, schema=ErrorSchema, description="A newer banking-data submission replaced this one")
+@blp.alt_response(
+    503,
+    schema=ErrorSchema,
+    description="Pix directory or account-ownership service unavailable or too slow; nothing new saved",
+)
 def submit_banking_data(data, proposal_id):
-    """Save the disbursement data. A Pix key is confirmed in the instant-payment directory first;
-    an unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or PIX_KEY_NOT_CONFIRMED."""
+    """Replace the disbursement data. A Pix key is confirmed in the instant-payment directory and an
+    account with the account-ownership service before it is saved; the previous data is cleared at
+    once. An unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or
+    PIX_KEY_NOT_CONFIRMED."""
     proposal_id = str(proposal_id)
     verdict = submission.submit_banking_data(
         current_origin(), proposal_id, data, wait_seconds=runtime.current().settings.banking.pix_lookup_wait_seconds

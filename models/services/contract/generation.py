@@ -22,6 +22,7 @@ from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import SIGNED_UNSETTLED_STATUSES, Status
 from models.external.esignature import ESignature, Signer
 from models.external.funding import Funding
+from models.services.banking.disbursement_data import has_destination
 from models.services.contract import pdf as contract_pdf
 from models.services.contract.terms import build_terms
 from models.services.credit.offers import availability
@@ -108,6 +109,13 @@ def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: Co
     pre-accept): a contract is never written on terms that lapsed.
     """
     next_status(Status(proposal.status), Trigger.START_CONTRACT)  # the spec's 409 codes
+    if not has_destination(proposal):  # a newer banking-data submission not (yet) confirmed
+        raise InvalidTransition(
+            "The proposal has no confirmed banking data; send POST banking-data again",
+            current_status=Status(proposal.status),
+            trigger=Trigger.START_CONTRACT,
+            error_code="BANKING_DATA_REQUIRED",
+        )
     _ensure_no_active_contract(proposal)
     offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)
     if offer is None:

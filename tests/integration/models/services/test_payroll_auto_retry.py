@@ -19,8 +19,9 @@ from tests.support.fake_ports import FakeCreditEngine, FakePayroll
 
 
 @pytest.fixture(autouse=True)
-def _settled(drain):
-    """The status events these moves emitted are delivered before the next test empties the tables."""
+def _settled(held_outbox, drain):
+    """The test plays the queued work itself (held outbox); what it queued runs after it, before
+    the next test empties the tables."""
     yield
     drain()
 

@@ -76,9 +76,9 @@ def test_after_the_retry_limit_start_creates_a_new_proposal(flow, advance):
     _assert_expired_with_webhook(proposal_id, "RETRY_LIMIT_REACHED")
 
 
-def test_an_internal_error_is_not_retryable_and_frees_the_cpf_at_once(flow):
+def test_an_internal_error_is_not_retryable_and_frees_the_cpf_at_once(flow, held_outbox):
     proposal_id = flow.validated()
-    flow.analyse(proposal_id, suffix="/async")
+    flow.analyse(proposal_id, suffix="/async")  # held: the analysis message is never run
     analysis = CreditAnalysis.get(CreditAnalysis.proposal == proposal_id)
     give_up(analysis.id, "OperationalError")  # what the actor's give-up hook does after its last try
     assert Proposal.get_by_id(proposal_id).status == "CREDIT_ANALYSIS_FAILED"
