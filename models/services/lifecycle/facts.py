@@ -72,12 +72,12 @@ def read_facts(proposal: Proposal) -> ProposalFacts:
     analysis = latest_analysis(proposal.id)
     offers_until = selectable_offers(proposal).select(peewee.fn.MAX(Offer.expires_at)).scalar()
     contract = _latest(Contract.select().where(Contract.proposal == proposal.id))
-    awaiting = analysis is not None and analysis.outcome == AnalysisOutcome.AWAITING_RETRY
+    awaiting = analysis if analysis is not None and analysis.outcome == AnalysisOutcome.AWAITING_RETRY else None
     return ProposalFacts(
         status=status,
         status_since=status_since(proposal),
         offers_valid_until=Offer.expires_at.python_value(offers_until) if offers_until else None,
         failure=_failure(proposal.id, analysis),
-        auto_retry_at=analysis.retry_at if awaiting else None,
+        auto_retry_at=awaiting.retry_at if awaiting is not None else None,
         signature_expires_at=contract.signature_expires_at if contract is not None else None,
     )
