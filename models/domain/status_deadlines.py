@@ -58,7 +58,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from models.domain.clock import to_utc
-from models.domain.statuses import Status
+from models.domain.statuses import FINAL_STATUSES, REPORT_ONLY_STATUSES, Status
 
 S = Status
 # The smallest step of a stored instant: a window that includes its end is over one step later.
@@ -148,6 +148,9 @@ NO_DEADLINE = {
     S.ERROR: "money path",
     S.DISBURSED: "settled",
 }
+
+# Every status some deadline applies to: neither final, nor report-only, nor one of the above.
+DEADLINE_STATUSES = frozenset(set(Status) - FINAL_STATUSES - REPORT_ONLY_STATUSES - set(NO_DEADLINE))
 
 
 def _failed_deadline(failure: FailedAnalysis | None, since: datetime, limits: LifecycleLimits) -> Deadline:

@@ -41,6 +41,18 @@ def choice_of(payload: dict) -> Account | PixKey:
     return PixKey(payload["key"], payload["key_type"], payload["use_pix_cpf"])
 
 
+_SERVICE_NAMES = {
+    "PIX_DIRECTORY_UNAVAILABLE": "The instant-payment directory",
+    "ACCOUNT_OWNERSHIP_UNAVAILABLE": "The account-ownership service",
+}
+
+
+def _unavailable(check: str, submission_id: str, error: ExternalError, code: str) -> banking.Verdict:
+    """A 503 verdict (never a guess) and a warning naming the submission."""
+    log.warning("%s failed for submission %s: %s", check, submission_id, error)
+    return banking.Verdict(503, error_code=code, message=f"{_SERVICE_NAMES[code]} is unavailable; try again shortly")
+
+
 def check_pix_key(choice: PixKey, cpf: str, *, pix_directory: PixDirectory, submission_id: str) -> banking.Verdict:
     """The directory's verdict on the key for ``cpf`` (503 PIX_DIRECTORY_UNAVAILABLE when it cannot
     answer); ``submission_id`` names the submission in the log line."""
@@ -48,12 +60,7 @@ def check_pix_key(choice: PixKey, cpf: str, *, pix_directory: PixDirectory, subm
         info = pix_directory.lookup(choice.key, choice.key_type, requester_document=cpf)
         return banking.pix_verdict(info, cpf)
     except ExternalError as error:
-        log.warning("Pix directory lookup failed for submission %s: %s", submission_id, error)
-        return banking.Verdict(
-            503,
-            error_code="PIX_DIRECTORY_UNAVAILABLE",
-            message="The instant-payment directory is unavailable; try again shortly",
-        )
+        return _unavailable("Pix directory lookup", submission_id, error, "PIX_DIRECTORY_UNAVAILABLE")
 
 
 def check_account(
@@ -72,12 +79,7 @@ def check_account(
     try:
         return banking.account_verdict(account_ownership.check(account, holder_document=cpf))
     except ExternalError as error:
-        log.warning("Account ownership check failed for submission %s: %s", submission_id, error)
-        return banking.Verdict(
-            503,
-            error_code="ACCOUNT_OWNERSHIP_UNAVAILABLE",
-            message="The account-ownership service is unavailable; try again shortly",
-        )
+        return _unavailable("Account ownership check", submission_id, error, "ACCOUNT_OWNERSHIP_UNAVAILABLE")
 
 
 def validate(submission_id: str, *, pix_directory: PixDirectory, account_ownership: AccountOwnership) -> None:

@@ -99,7 +99,7 @@ def account_verdict(result: str) -> Verdict:
     )
 
 
-_NO_DESTINATION = dict(
+_NO_DESTINATION: dict[str, object] = dict(
     bank_code=None,
     bank_branch=None,
     bank_branch_digit=None,
@@ -112,12 +112,16 @@ _NO_DESTINATION = dict(
 )
 
 
+def _save_destination(proposal: Proposal, fields: dict) -> None:
+    for name, value in fields.items():
+        setattr(proposal, name, value)
+    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+
+
 def clear_destination(proposal: Proposal) -> None:
     """Forget the saved account or key (inside unit_of_work, the proposal locked): a new submission
     replaces the payout destination at once, so until it is confirmed nothing stale can be paid."""
-    for name, value in _NO_DESTINATION.items():
-        setattr(proposal, name, value)
-    Proposal.update(**_NO_DESTINATION, updated_at=now()).where(Proposal.id == proposal.id).execute()
+    _save_destination(proposal, {**_NO_DESTINATION, "updated_at": now()})
 
 
 def has_destination(proposal: Proposal) -> bool:
@@ -129,33 +133,19 @@ def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
     """Save the confirmed data on the proposal and move it to BANK_DATA_SUBMITTED (inside
     unit_of_work). A Pix key clears any saved traditional fields; an account clears any saved key.
     """
+    chosen: dict[str, object]
     if isinstance(choice, Account):
-        fields = dict(
+        chosen = dict(
             bank_code=choice.bank_code,
             bank_branch=choice.bank_branch,
             bank_branch_digit=choice.bank_branch_digit,
             bank_account=choice.bank_account,
             bank_account_digit=choice.bank_account_digit,
             account_type=choice.account_type,
-            use_pix_cpf=False,
-            pix_key=None,
-            pix_key_type=None,
         )
     else:
-        fields = dict(
-            bank_code=None,
-            bank_branch=None,
-            bank_branch_digit=None,
-            bank_account=None,
-            bank_account_digit=None,
-            account_type=None,
-            use_pix_cpf=choice.use_pix_cpf,
-            pix_key=choice.key,
-            pix_key_type=choice.key_type,
-        )
-    for name, value in fields.items():
-        setattr(proposal, name, value)
-    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+        chosen = dict(use_pix_cpf=choice.use_pix_cpf, pix_key=choice.key, pix_key_type=choice.key_type)
+    _save_destination(proposal, {**_NO_DESTINATION, **chosen})
     if proposal.status != Status.BANK_DATA_SUBMITTED.value:  # a correction is not a status change
         status.move(proposal, Trigger.SUBMIT_BANK_DATA, source=source)
     else:

@@ -12,6 +12,7 @@ from models.db.proposals import Consent, Proposal, StatusChange
 from models.domain.lifecycles import AnalysisKind, AnalysisOutcome
 from models.domain.status_deadlines import FailedAnalysis, LifecycleLimits, ProposalFacts
 from models.domain.statuses import Status
+from models.services.credit.analysis import latest_analysis
 from models.settings import ContractSettings, CreditSettings, LifecycleSettings
 
 
@@ -66,8 +67,6 @@ def _failure(proposal_id: str, analysis: CreditAnalysis | None) -> FailedAnalysi
 
 def read_facts(proposal: Proposal) -> ProposalFacts:
     """The facts of ``proposal`` as its rows stand (read them under its lock before acting)."""
-    from models.services.credit.analysis import latest_analysis
-
     status = Status(proposal.status)
     analysis = latest_analysis(proposal.id)
     offers_until = selectable_offers(proposal).select(peewee.fn.MAX(Offer.expires_at)).scalar()

@@ -24,6 +24,7 @@ from models.db.contracts import Contract
 from models.db.proposals import Proposal, StatusChange
 from models.domain.clock import now
 from models.domain.status_deadlines import (
+    DEADLINE_STATUSES,
     EARLY_FUNNEL,
     OFFER_STAGE,
     SIGNATURE_STAGE,
@@ -34,6 +35,9 @@ from models.domain.status_deadlines import (
 )
 from models.domain.status_machine import Trigger
 from models.domain.statuses import Status
+from models.services.contract import generation, signature
+from models.services.credit import analysis_runner
+from models.services.credit.analysis import latest_analysis
 from models.services.lifecycle.facts import limits as lifecycle_limits
 from models.services.lifecycle.facts import read_facts
 from models.services.platform import proposal_status as status
@@ -60,10 +64,6 @@ class SweepReport:
 
 def _apply(proposal: Proposal, due: Deadline) -> None:
     """Take ``due``'s exit (inside unit_of_work, the proposal locked and the rule just re-checked)."""
-    from models.services.contract import generation, signature
-    from models.services.credit import analysis_runner
-    from models.services.credit.analysis import latest_analysis
-
     details = {"reason": due.reason.value, "deadline": due.at.isoformat()}
     if due.exit is Exit.EXPIRE:
         status.move(proposal, Trigger.PROPOSAL_EXPIRED, source="scheduler", details=details)
@@ -86,15 +86,15 @@ def _apply(proposal: Proposal, due: Deadline) -> None:
         signature.expire(contract.id)
 
 
-def settle(proposal_id: str, limits: LifecycleLimits, *, exits: frozenset[Exit] | None = None) -> Deadline | None:
+def settle(proposal_id: str, limits: LifecycleLimits) -> Deadline | None:
     """Apply the proposal's exit if its deadline has come (one transaction, under its lock); the
-    deadline applied, or None. ``exits`` restricts which exits may apply (all by default)."""
+    deadline applied, or None."""
     with unit_of_work():
         proposal = locked_proposal_or_none(proposal_id)
         if proposal is None:
             return None
         due = due_exit(read_facts(proposal), limits, now())
-        if due is None or (exits is not None and due.exit not in exits):
+        if due is None:
             return None
         log.info("lifecycle: proposal %s %s -> %s (%s)", proposal.id, proposal.status, due.exit, due.reason)
         _apply(proposal, due)
@@ -110,7 +110,7 @@ def settle_customer(cpf: str, limits: LifecycleLimits) -> list[Deadline]:
     """Settle every proposal of ``cpf`` whose deadline has come, to the end of its due exits
     (inside the caller's unit_of_work, the CPF locked); returns the deadlines applied."""
     applied = []
-    candidates = Proposal.select(Proposal.id).where(Proposal.cpf == cpf, Proposal.status.in_(_SWEPT))
+    candidates = Proposal.select(Proposal.id).where(Proposal.cpf == cpf, _in(DEADLINE_STATUSES))
     for (proposal_id,) in list(candidates.tuples()):
         for _ in range(_STEPS_PER_PROPOSAL):
             due = settle(proposal_id, limits)
@@ -118,14 +118,6 @@ def settle_customer(cpf: str, limits: LifecycleLimits) -> list[Deadline]:
                 break
             applied.append(due)
     return applied
-
-
-_SWEPT = [s.value for s in (*EARLY_FUNNEL, *OFFER_STAGE, *SIGNATURE_STAGE)] + [
-    S.CREDIT_ANALYSIS_IN_PROGRESS.value,
-    S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY.value,
-    S.CREDIT_ANALYSIS_FAILED.value,
-    S.CONTRACT_GENERATION_IN_PROGRESS.value,
-]
 
 
 def _in(statuses) -> peewee.Expression:

@@ -10,11 +10,12 @@ import pytest
 from models import runtime
 from models.db.analysis import CreditAnalysis
 from models.db.outbox import OutboxMessage
-from models.db.proposals import Consent, Proposal, StatusChange
+from models.db.proposals import Proposal, StatusChange
 from models.domain.analysis_rules import retryable_failure
 from models.domain.clock import now, to_utc
 from models.external.payroll.port import PayrollUnavailable
 from models.services.credit.analysis_runner import auto_retry, run
+from tests import builders
 from tests.support.fake_ports import FakeCreditEngine, FakePayroll
 
 
@@ -32,18 +33,7 @@ START = "2026-03-10T13:00:00Z"  # a Tuesday, outside the payroll maintenance win
 @pytest.fixture
 def analysis():
     with freezegun.freeze_time(START):
-        proposal = Proposal.create(
-            origin="PARTNER_A",
-            product_id="p",
-            cpf="52998224725",
-            full_name="MARIA",
-            birth_date="1985-04-12",
-            status="CREDIT_ANALYSIS_IN_PROGRESS",
-        )
-        consent = Consent.create(
-            proposal=proposal.id, ip="203.0.113.10", latitude=-23.55, longitude=-46.63, document_text="c", channel="web"
-        )
-        return CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin="PARTNER_A", consent_id=consent.id)
+        return builders.analysis_in_progress()
 
 
 def _run(analysis_id, payroll, credit_settings=None):
