@@ -50,7 +50,10 @@ def _start(proposal_id: str, body: dict, wait: bool):
 
 
 _400 = "Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); details.field selected_offer_id"
-_409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
+_409 = (
+    "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, "
+    "CONTRACT_ACTIVE (another contract of the CPF, any origin), BANKING_DATA_REQUIRED (banking data not confirmed)"
+)
 
 
 @blp.route("/proposals/<uuid:proposal_id>/contract", methods=["POST"])
