@@ -20,6 +20,13 @@ from tests.e2e.contract_path import awaiting_signature, history, signing_path
 CPF = "52998224725"
 
 
+@pytest.fixture(autouse=True)
+def _settled(drain):
+    """Generations these tests start run to their end before the next test empties the tables."""
+    yield
+    drain()
+
+
 def ready(origin: str) -> Proposal:
     return with_bank_account(pre_accepted_proposal(cpf=CPF, origin=origin))
 
