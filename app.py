@@ -85,6 +85,7 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
     metrics.set_queue_depth_reader(queue_depths)
     from models.db.database import db, startup_lock
+    from models.services.lifecycle.sweep import schedule_next_sweep
     from models.services.webhooks.auction_polling import schedule_next_poll
 
     with db.connection_context():
@@ -95,6 +96,8 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
                 seed_sandbox_partners(settings.credential_environment)
         # keeps the auction feed read even when nothing else runs it
         schedule_next_poll(auctions_settings=settings.auctions)
+        # and the lifecycle sweep, which gives every stalled status its exit
+        schedule_next_sweep(lifecycle_settings=settings.lifecycle)
     _booted["runtime"] = installed
     _booted["role"] = role
     return installed

@@ -1,4 +1,5 @@
-"""Bank-validation actor: the Pix directory lookup behind POST banking-data (short hybrid wait)."""
+"""Bank-validation actor: the Pix directory lookup or account-ownership check behind POST
+banking-data (short hybrid wait)."""
 
 import dramatiq
 
@@ -15,7 +16,9 @@ from rabbitmq.queues import BANK_VALIDATION, queue_name
     max_backoff=1000,
 )
 def validate_bank_data(submission_id: str) -> None:
-    """Confirm the submission's Pix key and save the data or record the refusal (idempotent)."""
-    from models.services.banking.pix_validation import validate
+    """Confirm the submission's Pix key or account and save the data or record the refusal
+    (idempotent)."""
+    from models.services.banking.bank_validation import validate
 
-    validate(submission_id, pix_directory=runtime.current().ports.pix_directory)
+    ports = runtime.current().ports
+    validate(submission_id, pix_directory=ports.pix_directory, account_ownership=ports.account_ownership)

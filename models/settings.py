@@ -109,13 +109,25 @@ class CreditSettings:
     retry_wait_seconds: float
     retry_dedup_seconds: int
     retry_limit: int
+    retry_window_hours: int
     payroll_auto_retry_seconds: int
+    payroll_auto_retry_limit: int
     min_age: int
     max_age: int
     sandbox_slow_seconds: float
     simulation_wait_seconds: float
     bank_skip: bool
     pricing: PricingSettings
+
+
+@dataclass(frozen=True)
+class LifecycleSettings:
+    """``[default.lifecycle]``: the sweep that gives every stalled status its exit (README "Lifecycle")."""
+
+    sweep_interval_seconds: int
+    sweep_batch_size: int
+    idle_before_analysis_days: int
+    analysis_stall_minutes: int
 
 
 @dataclass(frozen=True)
@@ -205,6 +217,12 @@ class PixDirectorySettings:
 
 
 @dataclass(frozen=True)
+class AccountOwnershipSettings:
+    base_url: str
+    timeout_seconds: float
+
+
+@dataclass(frozen=True)
 class FraudSettings:
     review_above_amount: Decimal
     base_url: str
@@ -256,6 +274,7 @@ class Settings:
     health: HealthSettings
     products: ProductsSettings
     credit: CreditSettings
+    lifecycle: LifecycleSettings
     contact: ContactSettings
     external: ExternalSettings
     webhooks: WebhooksSettings
@@ -265,6 +284,7 @@ class Settings:
     ccb: CcbSettings
     esignature: ESignatureSettings
     pix_directory: PixDirectorySettings
+    account_ownership: AccountOwnershipSettings
     fraud: FraudSettings
     endorsement: EndorsementSettings
     funding: FundingSettings

@@ -78,7 +78,7 @@ POOLS: tuple[Pool, ...] = (
         (BANK_VALIDATION, CONTRACT, SIGNATURE_RESULT),
         2,
         4,
-        "POST banking-data (Pix key check), POST contract (PDF + signing process), signing results",
+        "POST banking-data (Pix key and account checks), POST contract (PDF + signing process), signing results",
         "PDF rendering is CPU-bound: add processes (one per core), not threads",
     ),
     Pool(
@@ -102,7 +102,8 @@ POOLS: tuple[Pool, ...] = (
         (SCHEDULER,),
         1,
         2,
-        "deadlines released by the outbox sweeper: signature and offer expiry, retries after the maintenance window",
+        "deadlines released by the outbox sweeper: signature expiry, retries after the maintenance window, "
+        "the lifecycle sweep (every stalled status's exit)",
         "light; one process is enough",
     ),
 )

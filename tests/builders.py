@@ -11,8 +11,8 @@ one) and boots nothing. Two families:
   describe a plausible row.
 * What the service's own paths leave behind, at the service clock's now: ``pre_accepted_proposal``
   (the end of the credit path: consent, approved analysis, selected offer built by the domain),
-  ``with_bank_account``, ``disbursed_proposal``, and ``recorded_proposal`` (a CREATED proposal
-  recorded through the status writer, so its status event and outbox row exist).
+  ``analysis_in_progress``, ``with_bank_account``, ``disbursed_proposal``, and ``recorded_proposal``
+  (a CREATED proposal recorded through the status writer, so its status event and outbox row exist).
 """
 
 from __future__ import annotations
@@ -290,6 +290,28 @@ def pre_accepted_proposal(
     )
     Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
     return Proposal.get_by_id(proposal.id)
+
+
+def analysis_in_progress(cpf: str = "52998224725") -> CreditAnalysis:
+    """An analysis in progress (its message not queued: the test plays the deliveries) of a
+    PARTNER_A proposal in CREDIT_ANALYSIS_IN_PROGRESS, with the consent it runs under."""
+    proposal = Proposal.create(
+        origin="PARTNER_A",
+        product_id="p",
+        cpf=cpf,
+        full_name="MARIA",
+        birth_date="1985-04-12",
+        status="CREDIT_ANALYSIS_IN_PROGRESS",
+    )
+    consent = Consent.create(
+        proposal=proposal.id,
+        ip="203.0.113.10",
+        latitude=-23.55,
+        longitude=-46.63,
+        document_text="consent",
+        channel="web",
+    )
+    return CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin="PARTNER_A", consent_id=consent.id)
 
 
 def with_bank_account(proposal: Proposal) -> Proposal:

@@ -24,16 +24,20 @@ def _answer(proposal_id: str, verdict: Verdict) -> dict:
 @blp.errors(
     {
         400: INVALID_BODY + "; invalid combination of options, bank not allowed (BANK_NOT_ALLOWED), key not "
-        "validated (PIX_KEY_NOT_VALIDATED), key's bank not allowed (PIX_KEY_BANK_NOT_ALLOWED), CNPJ key, or the "
-        "status does not allow an update",
+        "validated (PIX_KEY_NOT_VALIDATED), account not validated (BANK_ACCOUNT_NOT_VALIDATED), an account of "
+        "another holder (BANK_ACCOUNT_CPF_MISMATCH), key's bank not allowed (PIX_KEY_BANK_NOT_ALLOWED), CNPJ key, "
+        "or the status does not allow an update",
         403: FORBIDDEN,
         404: PROPOSAL_NOT_FOUND,
-        503: "Pix directory unavailable or too slow; nothing saved",
+        409: "CONCURRENT_UPDATE: a newer banking-data submission replaced this one; read the proposal",
+        503: "Pix directory or account-ownership service unavailable or too slow; nothing new saved",
     }
 )
 def submit_banking_data(data, proposal_id):
-    """Save the disbursement data. A Pix key is confirmed in the instant-payment directory first;
-    an unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or PIX_KEY_NOT_CONFIRMED."""
+    """Replace the disbursement data. A Pix key is confirmed in the instant-payment directory and an
+    account with the account-ownership service before it is saved; the previous data is cleared at
+    once. An unconfirmed key answers 200 with ok false and PIX_KEY_CPF_MISMATCH or
+    PIX_KEY_NOT_CONFIRMED."""
     proposal_id = str(proposal_id)
     verdict = submission.submit_banking_data(
         current_origin(), proposal_id, data, wait_seconds=runtime.current().settings.banking.pix_lookup_wait_seconds

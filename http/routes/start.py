@@ -37,6 +37,9 @@ def start(body):
         body["birth_date"],
         collections=rt.ports.collections,
         products_settings=rt.settings.products,
+        lifecycle_settings=rt.settings.lifecycle,
+        credit_settings=rt.settings.credit,
+        contract_settings=rt.settings.contract,
     )
     message = "Proposal created" if created else "The CPF already has an active proposal; returning it"
     view = {

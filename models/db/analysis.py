@@ -39,6 +39,10 @@ class CreditAnalysis(BaseModel):
     # PAYROLL_SYSTEM_FAILED_AWAITING_RETRY, when the automatic retry is due.
     consent_id = peewee.IntegerField(null=True)
     retry_at = UtcDateTimeField(null=True)
+    # The automatic payroll retries this analysis has had, and its first payroll failure: both
+    # bound the retries (credit.payroll_auto_retry_limit, credit.retry_window_hours).
+    auto_retries = peewee.IntegerField(default=0)
+    first_payroll_failure_at = UtcDateTimeField(null=True)
 
 
 class Offer(BaseModel):

@@ -5,13 +5,17 @@
   ago (``calendar.promotional_reanalysis_allowed``); the engine may then grant better conditions.
 * Manual retry: only a technical failure marked retryable, in the status the state machine lets
   RETRY_ANALYSIS leave from. The 96 h window and the retry limit are checked by the use case.
+* Automatic payroll retry: bounded by a count and by the retry window from the analysis's first
+  payroll failure; past either bound the analysis ends CREDIT_ANALYSIS_FAILED (retryable), and the
+  partner's retry route takes over, as the spec describes.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from models.domain import calendar
+from models.domain.clock import to_utc
 from models.domain.lifecycles import AnalysisKind, AnalysisOutcome
 from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
@@ -38,3 +42,12 @@ def analysis_kind(*, promotional: bool, has_previous: bool) -> AnalysisKind:
 def retryable_failure(status: Status | str, outcome: str | None, retryable: bool | None) -> bool:
     """True when the proposal's last analysis is a retryable technical failure it may retry."""
     return can(Status(status), Trigger.RETRY_ANALYSIS) and outcome == AnalysisOutcome.FAILED and bool(retryable)
+
+
+def automatic_retry_allowed(
+    retries_done: int, first_failed_at: datetime, retry_at: datetime, *, limit: int, window: timedelta
+) -> bool:
+    """True when a payroll failure may be retried automatically at ``retry_at``: fewer than
+    ``limit`` automatic retries so far, and ``retry_at`` no later than the first failure +
+    ``window`` (inclusive, like the manual retry window)."""
+    return retries_done < limit and to_utc(retry_at) <= to_utc(first_failed_at) + window

@@ -113,9 +113,10 @@ def sms_token_valid(sent_at: datetime, now: datetime) -> bool:
     return to_utc(now) < sms_token_expiry(sent_at)
 
 
-def retry_window_open(failed_at: datetime, now: datetime) -> bool:
-    """True while a failed analysis may be retried: up to and including failure + 96 h."""
-    return to_utc(now) <= to_utc(failed_at) + RETRY_WINDOW
+def retry_window_open(failed_at: datetime, now: datetime, window: timedelta = RETRY_WINDOW) -> bool:
+    """True while a failed analysis may be retried: up to and including failure + ``window``
+    (the spec's 96 h unless configured otherwise, ``credit.retry_window_hours``)."""
+    return to_utc(now) <= to_utc(failed_at) + window
 
 
 def promotional_reanalysis_allowed(offer_created_at: datetime, now: datetime) -> bool:

@@ -74,12 +74,14 @@ FINAL_DELIVERY_STATUSES = frozenset({DeliveryStatus.DELIVERED, DeliveryStatus.FA
 
 
 class BankDataSubmissionState(StrEnum):
-    """``bank_data_submission.state``: the first of the actor (DONE, verdict stored) and the
-    waiting route (ABANDONED, timed out) to leave PENDING wins."""
+    """``bank_data_submission.state``: the first of the actor (DONE, verdict stored), the waiting
+    route (ABANDONED, timed out) and a newer submission of the proposal (SUPERSEDED) to leave
+    PENDING wins."""
 
     PENDING = "PENDING"
     DONE = "DONE"
     ABANDONED = "ABANDONED"
+    SUPERSEDED = "SUPERSEDED"
 
 
 class DisbursementStatus(StrEnum):

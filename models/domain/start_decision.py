@@ -24,6 +24,10 @@ Decisions:
   block: the customer may compare originators; the contract-level rules above
   stop a second contract.
 * ``proposals`` is expected newest first; ties pick the first match.
+* Dead proposals never reach this decision: the use case first moves every proposal of the CPF
+  whose deadline has come through its exit (``status_deadlines``), so lapsed offers or a failed
+  analysis that can no longer be retried are EXPIRED (final) here. A failed analysis the retry
+  route can still take is active: its origin gets it back (RETURN_EXISTING) and retries it.
 """
 
 from __future__ import annotations

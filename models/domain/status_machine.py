@@ -21,7 +21,9 @@ Open points of the spec, decided by the lead (why in brackets):
 * CONTRACT_FAILED sends the proposal back to BANK_DATA_SUBMITTED [the
   3-minute watchdog; the customer can call POST contract again].
 * Into EXPIRED: SIGNATURE_EXPIRED after a contract, PROPOSAL_EXPIRED before one
-  (offer validity or the 96 h retry window lapsed) [spec leaves it open].
+  (offers lapsed, a failed analysis that can no longer be retried, or idle before the analysis),
+  applied by the lifecycle sweep and by POST /proposals/start (``status_deadlines``) [spec leaves
+  it open].
 * Into ERROR: ENDORSEMENT_DEFERRED from SIGNED/ANALYSIS_APPROVED (payroll
   maintenance window); ERROR can still become DISBURSED or DISBURSEMENT_FAILED.
 * Refusals answer 409 except CANCEL, SUBMIT_BANK_DATA and RETRY_ANALYSIS,

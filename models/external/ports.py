@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models.external.account_ownership.port import AccountOwnership
 from models.external.auctions.port import AuctionSource
 from models.external.collections.port import CollectionsPort
 from models.external.credit_engine.port import CreditEnginePort
@@ -43,6 +44,7 @@ class Ports:
     fraud: FraudAnalysis
     endorsement: Endorsement
     pix_directory: PixDirectory
+    account_ownership: AccountOwnership
     partner_endpoints: PartnerEndpoints
     auction_source: AuctionSource
 
@@ -55,6 +57,7 @@ def build_ports(settings: Settings) -> Ports:
 
 
 def _http_ports(settings: Settings) -> Ports:
+    from models.external.account_ownership.http_adapter import HttpAccountOwnership
     from models.external.auctions.http_adapter import HttpAuctionSource
     from models.external.collections.http_adapter import HttpCollections
     from models.external.credit_engine.http_adapter import HttpCreditEngine
@@ -84,12 +87,16 @@ def _http_ports(settings: Settings) -> Ports:
         fraud=HttpFraudAnalysis(settings.fraud.base_url, settings.fraud.timeout_seconds),
         endorsement=HttpEndorsement(settings.endorsement.base_url, settings.endorsement.timeout_seconds),
         pix_directory=HttpPixDirectory(settings.pix_directory.base_url, settings.pix_directory.timeout_seconds),
+        account_ownership=HttpAccountOwnership(
+            settings.account_ownership.base_url, settings.account_ownership.timeout_seconds
+        ),
         partner_endpoints=_partner_endpoints(settings.webhooks),
         auction_source=HttpAuctionSource(settings.auctions.base_url, timeout=settings.auctions.timeout_seconds),
     )
 
 
 def _sandbox_ports(settings: Settings) -> Ports:
+    from models.external.account_ownership.sandbox import SandboxAccountOwnership
     from models.external.auctions.sandbox import SandboxAuctionSource
     from models.external.collections.sandbox import SandboxCollections
     from models.external.credit_engine.sandbox import SandboxCreditEngine
@@ -112,6 +119,7 @@ def _sandbox_ports(settings: Settings) -> Ports:
         fraud=SandboxFraudAnalysis(),
         endorsement=SandboxEndorsement(),
         pix_directory=SandboxPixDirectory(),
+        account_ownership=SandboxAccountOwnership(),
         partner_endpoints=_partner_endpoints(settings.webhooks),
         auction_source=SandboxAuctionSource(),
     )

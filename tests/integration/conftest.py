@@ -10,6 +10,7 @@ from tests.support.service_fixtures import (
     clean_database,
     configure_partner,
     drain,
+    held_outbox,
     new_proposal,
     receiver,
     settle,

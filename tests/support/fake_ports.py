@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from models.external.account_ownership.port import CONFIRMED, AccountOwnership, BankAccount
 from models.external.credit_engine.port import CreditEngineError, CreditEnginePort, EngineDecision
 from models.external.fraud.port import FraudAnalysis, FraudCase
 from models.external.payroll.port import MarginResult, PayrollPort, PayrollUnavailable
@@ -69,3 +70,17 @@ class FakePixDirectory(PixDirectory):
             raise self.error
         assert self.info is not None, "script the answer: FakePixDirectory(info=...)"
         return self.info
+
+
+class FakeAccountOwnership(AccountOwnership):
+    """Answers ``result`` (or raises ``error``); ``checks`` lists (account, holder_document)."""
+
+    def __init__(self, result: str = CONFIRMED, error: Exception | None = None) -> None:
+        self.result, self.error = result, error
+        self.checks: list[tuple[BankAccount, str]] = []
+
+    def check(self, account: BankAccount, *, holder_document: str) -> str:
+        self.checks.append((account, holder_document))
+        if self.error is not None:
+            raise self.error
+        return self.result

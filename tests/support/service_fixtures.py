@@ -208,6 +208,15 @@ def use_runtime(app):
 
 
 @pytest.fixture
+def held_outbox(monkeypatch):
+    """Nothing is published after commit: queued work stays in the outbox (a stalled worker), so
+    the test plays the deliveries itself; ``drain`` still publishes and runs what is due."""
+    from models.services.platform import unit_of_work
+
+    monkeypatch.setattr(unit_of_work, "_after_commit_publisher", None)
+
+
+@pytest.fixture
 def receiver():
     """``receiver(script=[500, 200])`` starts a local endpoint; all are stopped after the test."""
     started: list[LocalReceiver] = []

@@ -11,6 +11,7 @@ from models.domain.errors import ValidationFailed
 from models.domain.lifecycles import BankDataSubmissionState
 from models.domain.status_machine import TRANSITIONS, Trigger, can
 from models.domain.statuses import Status
+from models.external import account_ownership
 from models.external.pix_directory import NOT_FOUND, PixKeyInfo
 from models.services.banking import banks
 from models.services.banking.options import Account, PixKey
@@ -79,38 +80,72 @@ def pix_verdict(info: PixKeyInfo, cpf: str) -> Verdict:
     return Verdict(200, ok=True, result_status=Status.BANK_DATA_SUBMITTED.value)
 
 
-def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
-    """Save the data on the proposal and move it to BANK_DATA_SUBMITTED (inside unit_of_work).
+def account_verdict(result: str) -> Verdict:
+    """Ownership answer -> verdict. A third-party account is refused like a third-party key, but as
+    a 400: the spec keeps the 200 ``ok: false`` statuses for keys and lists "invalid banking data"
+    among this route's 400s (README "Contract path")."""
+    if result == account_ownership.CONFIRMED:
+        return Verdict(200, ok=True, result_status=Status.BANK_DATA_SUBMITTED.value)
+    if result == account_ownership.OTHER_HOLDER:
+        return Verdict(
+            400,
+            error_code="BANK_ACCOUNT_CPF_MISMATCH",
+            message="The account belongs to another holder; ask the customer for an account of their own CPF",
+        )
+    return Verdict(
+        400,
+        error_code="BANK_ACCOUNT_NOT_VALIDATED",
+        message="The account was not validated: it does not exist at that bank and branch",
+    )
 
-    A Pix key clears any saved traditional fields; an account clears any saved key.
+
+_NO_DESTINATION: dict[str, object] = dict(
+    bank_code=None,
+    bank_branch=None,
+    bank_branch_digit=None,
+    bank_account=None,
+    bank_account_digit=None,
+    account_type=None,
+    use_pix_cpf=False,
+    pix_key=None,
+    pix_key_type=None,
+)
+
+
+def _save_destination(proposal: Proposal, fields: dict) -> None:
+    for name, value in fields.items():
+        setattr(proposal, name, value)
+    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+
+
+def clear_destination(proposal: Proposal) -> None:
+    """Forget the saved account or key (inside unit_of_work, the proposal locked): a new submission
+    replaces the payout destination at once, so until it is confirmed nothing stale can be paid."""
+    _save_destination(proposal, {**_NO_DESTINATION, "updated_at": now()})
+
+
+def has_destination(proposal: Proposal) -> bool:
+    """True when a confirmed account or Pix key is saved (what the contract prints and pays)."""
+    return bool(proposal.pix_key) or bool(proposal.bank_code and proposal.bank_account)
+
+
+def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
+    """Save the confirmed data on the proposal and move it to BANK_DATA_SUBMITTED (inside
+    unit_of_work). A Pix key clears any saved traditional fields; an account clears any saved key.
     """
+    chosen: dict[str, object]
     if isinstance(choice, Account):
-        fields = dict(
+        chosen = dict(
             bank_code=choice.bank_code,
             bank_branch=choice.bank_branch,
             bank_branch_digit=choice.bank_branch_digit,
             bank_account=choice.bank_account,
             bank_account_digit=choice.bank_account_digit,
             account_type=choice.account_type,
-            use_pix_cpf=False,
-            pix_key=None,
-            pix_key_type=None,
         )
     else:
-        fields = dict(
-            bank_code=None,
-            bank_branch=None,
-            bank_branch_digit=None,
-            bank_account=None,
-            bank_account_digit=None,
-            account_type=None,
-            use_pix_cpf=choice.use_pix_cpf,
-            pix_key=choice.key,
-            pix_key_type=choice.key_type,
-        )
-    for name, value in fields.items():
-        setattr(proposal, name, value)
-    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+        chosen = dict(use_pix_cpf=choice.use_pix_cpf, pix_key=choice.key, pix_key_type=choice.key_type)
+    _save_destination(proposal, {**_NO_DESTINATION, **chosen})
     if proposal.status != Status.BANK_DATA_SUBMITTED.value:  # a correction is not a status change
         status.move(proposal, Trigger.SUBMIT_BANK_DATA, source=source)
     else:
@@ -139,6 +174,23 @@ def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
     )
     notify(submission_key(submission.id))
     return claimed == 1
+
+
+def supersede_pending(proposal_id: str) -> None:
+    """A newer submission replaces the ones still waiting for their verdict (inside unit_of_work,
+    the proposal locked): a late verdict of an older one can then never overwrite the newer data,
+    and the request still waiting on it is woken to say so."""
+    pending = BankDataSubmission.select(BankDataSubmission.id).where(
+        BankDataSubmission.proposal == proposal_id, BankDataSubmission.state == BankDataSubmissionState.PENDING
+    )
+    ids = [row[0] for row in pending.tuples()]
+    if not ids:
+        return
+    BankDataSubmission.update(state=BankDataSubmissionState.SUPERSEDED, finished_at=now()).where(
+        BankDataSubmission.id.in_(ids), BankDataSubmission.state == BankDataSubmissionState.PENDING
+    ).execute()
+    for submission_id in ids:
+        notify(submission_key(submission_id))
 
 
 def abandon(submission_id: str) -> bool:

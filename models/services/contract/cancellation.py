@@ -25,14 +25,15 @@ def cancel_proposal(origin: str, proposal_id: str) -> Proposal:
     return proposal
 
 
-def cancel(proposal: Proposal) -> None:
+def cancel(proposal: Proposal, *, source: str = "http", details: dict | None = None) -> None:
     """CANCELED (inside unit_of_work); the funding application is cancelled afterwards, best effort.
+    ``source`` and ``details`` (a reason) go on the status change.
 
     Outside CONTRACT_GENERATED and AWAITING_SIGNATURE the state machine refuses with the route's
     documented 400 (INVALID_STATUS_FOR_CANCEL, currentStatus and requiredStatus) before any write.
     """
     contract = latest_contract(proposal.id)
-    status.move(proposal, Trigger.CANCEL)
+    status.move(proposal, Trigger.CANCEL, source=source, details=details)
     if contract is not None:
         Contract.update(status=ContractStatus.CANCELED, updated_at=now()).where(Contract.id == contract.id).execute()
         cancel_scheduled(expiry_key(contract.id))

@@ -19,16 +19,18 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.offer_availability import ensure_available
 from models.domain.signature import SignatureStatus
 from models.domain.status_machine import Trigger, next_status
-from models.domain.statuses import SIGNED_UNSETTLED_STATUSES, Status
+from models.domain.statuses import Status
 from models.external.esignature import ESignature, Signer
 from models.external.funding import Funding
+from models.services.banking.disbursement_data import has_destination
 from models.services.contract import pdf as contract_pdf
+from models.services.contract.one_contract import slot_holder
 from models.services.contract.terms import build_terms
 from models.services.credit.offers import availability
 from models.services.partners.ownership import owned_proposal
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import locked_proposal
+from models.services.platform.locks import lock_customer, locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import CcbSettings, ContractSettings
@@ -62,32 +64,28 @@ def latest_contract(proposal_id: str) -> Contract | None:
 
 
 def _ensure_no_active_contract(proposal: Proposal) -> None:
-    # Another proposal of the CPF holding a signed contract not yet settled blocks a new contract.
-    other = (
-        Proposal.select()
-        .where(
-            Proposal.cpf == proposal.cpf,
-            Proposal.id != proposal.id,
-            Proposal.status.in_(list(SIGNED_UNSETTLED_STATUSES)),
-        )
-        .first()
-    )
+    """409 CONTRACT_ACTIVE when another proposal of the CPF, of any origin, stands in the way
+    (``one_contract``); call with the CPF locked, so two generations cannot both pass."""
+    other = slot_holder(proposal)
     if other is not None:
         raise InvalidTransition(
-            "The customer already has an active contract with a valid digital signature",
+            "This CPF already has a contract in progress, awaiting its signature, or signed after this "
+            "proposal's credit analysis",
             current_status=Status(proposal.status),
             trigger=Trigger.START_CONTRACT,
             error_code="CONTRACT_ACTIVE",
-            details={"proposal_id": other.id},
+            details={"proposal_id": other.id, "status": other.status},
         )
 
 
 def start_contract(
     origin: str, proposal_id: str, redirect_url: str | None, *, contract_settings: ContractSettings
 ) -> Contract:
-    """POST contract: under the lock of the origin's proposal, create the contract and queue its
-    generation, in one transaction."""
+    """POST contract: under the CPF's lock (one active contract per CPF, across origins) and the
+    lock of the origin's proposal, create the contract and queue its generation, in one transaction."""
+    cpf = owned_proposal(origin, proposal_id).cpf  # 404 / 403 before any lock
     with unit_of_work():
+        lock_customer(cpf)
         return start(owned_proposal(origin, proposal_id, lock=True), redirect_url, contract_settings=contract_settings)
 
 
@@ -102,12 +100,20 @@ def await_generation(contract_id: str, timeout: float | None) -> Contract:
 
 
 def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: ContractSettings) -> Contract:
-    """Create the contract row and queue its generation (inside unit_of_work, the proposal locked).
+    """Create the contract row and queue its generation (inside unit_of_work, the CPF and the
+    proposal locked).
 
     The selected offer must still be available (400 OFFER_EXPIRED or OFFER_NOT_AVAILABLE, like
     pre-accept): a contract is never written on terms that lapsed.
     """
     next_status(Status(proposal.status), Trigger.START_CONTRACT)  # the spec's 409 codes
+    if not has_destination(proposal):  # a newer banking-data submission not (yet) confirmed
+        raise InvalidTransition(
+            "The proposal has no confirmed banking data; send POST banking-data again",
+            current_status=Status(proposal.status),
+            trigger=Trigger.START_CONTRACT,
+            error_code="BANKING_DATA_REQUIRED",
+        )
     _ensure_no_active_contract(proposal)
     offer = Offer.get_or_none(Offer.id == proposal.selected_offer_id)
     if offer is None:

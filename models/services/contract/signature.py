@@ -10,11 +10,12 @@ from models.domain.lifecycles import ContractStatus
 from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus, signature_valid
 from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
-from models.services.contract import signed_version
+from models.services.contract import cancellation, signed_version
 from models.services.contract.generation import expiry_key
+from models.services.contract.one_contract import signed_before
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import locked_proposal, locked_proposal_of_contract
+from models.services.platform.locks import lock_customer, locked_proposal, locked_proposal_of_contract
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.settings import ContractSettings, ESignatureSettings
 
@@ -24,6 +25,10 @@ RESULT_FIELDS = ("process_result", "authentication_result", "liveness_result", "
 
 
 def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
+    cpf = Contract.select(Contract.cpf).where(Contract.unico_process_id == process_id).scalar()
+    if cpf is None:
+        return None
+    lock_customer(cpf)  # before the proposal's lock, like every use case taking both
     proposal = locked_proposal_of_contract(Contract.unico_process_id == process_id)
     if proposal is None:
         return None
@@ -41,12 +46,21 @@ def handle_result(
     esignature_settings: ESignatureSettings,
     contract_settings: ContractSettings,
 ) -> None:
-    """Apply a provider event: started -> IN_PROGRESS; finished -> SIGNED or SIGNATURE_FAILED."""
+    """Apply a provider event: started -> IN_PROGRESS; finished -> SIGNED or SIGNATURE_FAILED.
+
+    Under the CPF's lock: a result after the signature deadline expires the contract instead (the
+    window is what made it count as the CPF's contract), and a valid signature while another
+    contract of the CPF was signed first and counts against this one cancels it (one active
+    contract per CPF: CANCELED, reason CONTRACT_ACTIVE, with its webhook).
+    """
     with unit_of_work():
         found = _open_contract(process_id)
         if found is None:
             return
         proposal, contract = found
+        if contract.signature_expires_at is not None and now() >= contract.signature_expires_at:
+            _expire(proposal, contract)  # late: the deadline decides, whatever the result says
+            return
         if event == STARTED:
             Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
                 Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING
@@ -54,6 +68,16 @@ def handle_result(
             return
         checks = {name: results.get(name) for name in RESULT_FIELDS}
         cancel_scheduled(expiry_key(contract.id))
+        if signature_valid(**checks) and (holder := signed_before(proposal)) is not None:
+            Contract.update(signature_status=SignatureStatus.REJECTED, signature_result=checks, updated_at=now()).where(
+                Contract.id == contract.id
+            ).execute()
+            cancellation.cancel(
+                proposal,
+                source="actor",
+                details={"reason": "CONTRACT_ACTIVE", "active_proposal_id": holder.id},
+            )
+            return
         if signature_valid(**checks):
             signed_at = now()
             recorded = signed_version.evidence(
@@ -98,13 +122,19 @@ def expire(contract_id: str) -> None:
         unsigned = contract.signature_status in OPEN_SIGNATURE_STATUSES
         if not can(proposal.status, Trigger.SIGNATURE_EXPIRED) or not unsigned or now() < contract.signature_expires_at:
             return
-        Contract.update(
-            status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED, updated_at=now()
-        ).where(Contract.id == contract_id).execute()
-        status.move(
-            proposal,
-            Trigger.SIGNATURE_EXPIRED,
-            source="scheduler",
-            details={"deadline": contract.signature_expires_at.isoformat()},
-        )
-        enqueue(ActorName.RELEASE_CONTRACT, contract_id)
+        _expire(proposal, contract)
+
+
+def _expire(proposal: Proposal, contract: Contract) -> None:
+    """EXPIRED and the providers released (inside unit_of_work, the proposal locked)."""
+    cancel_scheduled(expiry_key(contract.id))
+    Contract.update(status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED, updated_at=now()).where(
+        Contract.id == contract.id
+    ).execute()
+    status.move(
+        proposal,
+        Trigger.SIGNATURE_EXPIRED,
+        source="scheduler",
+        details={"deadline": contract.signature_expires_at.isoformat()},
+    )
+    enqueue(ActorName.RELEASE_CONTRACT, contract.id)

@@ -133,9 +133,9 @@ def retry(
         raise ValidationFailed(
             "No saved consent for this proposal; call POST credit-analysis with consent", error_code="CONSENT_NOT_FOUND"
         )
-    if not calendar.retry_window_open(failed.finished_at, now()):
+    if not calendar.retry_window_open(failed.finished_at, now(), timedelta(hours=settings.retry_window_hours)):
         raise ValidationFailed(
-            "The 96-hour retry window after the failure has expired",
+            f"The {settings.retry_window_hours}-hour retry window after the failure has expired",
             error_code="RETRY_WINDOW_EXPIRED",
             details={"failed_at": failed.finished_at.isoformat()},
         )

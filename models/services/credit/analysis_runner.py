@@ -16,6 +16,7 @@ from decimal import Decimal
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
 from models.db.proposals import Proposal
+from models.domain.analysis_rules import automatic_retry_allowed
 from models.domain.clock import now
 from models.domain.errors import BusinessRuleViolation
 from models.domain.lifecycles import AnalysisOutcome
@@ -238,6 +239,17 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_sett
     if not failure.auto_retry:
         return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
     retry_at = failure.retry_at or now() + timedelta(seconds=credit_settings.payroll_auto_retry_seconds)
+    first_failed_at = analysis.first_payroll_failure_at or now()
+    if not automatic_retry_allowed(
+        analysis.auto_retries,
+        first_failed_at,
+        retry_at,
+        limit=credit_settings.payroll_auto_retry_limit,
+        window=timedelta(hours=credit_settings.retry_window_hours),
+    ):
+        # Bounded: the failure becomes the partner's to retry (CREDIT_ANALYSIS_FAILED, retryable).
+        log.warning("credit analysis %s: automatic payroll retries exhausted", analysis.id)
+        return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
     with unit_of_work():
         if not _finish(
             analysis,
@@ -245,6 +257,7 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_sett
             error_code=PAYROLL_UNAVAILABLE_CODE,
             retryable=True,
             retry_at=retry_at,
+            first_payroll_failure_at=first_failed_at,
             engine_result={"failure": str(failure)[:300]},
         ):
             return
@@ -268,6 +281,7 @@ def auto_retry(analysis_id: str) -> None:
             CreditAnalysis.update(
                 outcome=AnalysisOutcome.IN_PROGRESS,
                 attempt=analysis.attempt + 1,
+                auto_retries=analysis.auto_retries + 1,
                 finished_at=None,
                 retry_at=None,
                 error_code=None,

@@ -23,7 +23,7 @@ from models.domain import calendar
 from models.domain.clock import now
 from models.domain.errors import DomainError, ValidationFailed
 from models.domain.lifecycles import MessageDeliveryStatus
-from models.domain.status_machine import TRANSITIONS, Trigger, can
+from models.domain.status_machine import TRANSITIONS, Trigger, can, next_status
 from models.domain.statuses import Status
 from models.external.messaging import SMS, MessagingError, MessagingPort
 from models.services.partners.ownership import owned_proposal
@@ -132,17 +132,24 @@ def send_contact(
 ) -> ContactToken:
     """Save email and phone on the origin's proposal, move to TOKEN_SENT and send a fresh SMS code.
 
+    Decided under the proposal's lock: the status, the cooldown and the change are one step, so a
+    contact racing a token validation either lands before it (the validation then checks the new
+    phone and code) or after it (refused: the phone of a validated proposal never changes).
     The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
     stored case lets the listing's partial match use a plain LIKE on its trigram index.
     """
-    proposal = owned_proposal(origin, proposal_id)
     email = email.strip().lower()
-    other = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists()
-    if other:
-        raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
-    if proposal.status == Status.TOKEN_SENT.value:
-        _check_cooldown(proposal, contact_settings)
     with unit_of_work():
+        proposal = owned_proposal(origin, proposal_id, lock=True)
+        if proposal.status != Status.TOKEN_SENT.value:
+            next_status(Status(proposal.status), Trigger.SEND_CONTACT)  # the machine's 409 before any write
+        other = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists()
+        if other:
+            raise DomainError(
+                "This phone is already used in another proposal", http_status=409, details={"field": "phone"}
+            )
+        if proposal.status == Status.TOKEN_SENT.value:
+            _check_cooldown(proposal, contact_settings)
         Proposal.update(email=email, phone=phone).where(Proposal.id == proposal.id).execute()
         proposal.email, proposal.phone = email, phone
         if proposal.status != Status.TOKEN_SENT.value:  # a second contact call is not a status change
@@ -163,30 +170,30 @@ def resend(
     jwt_signing_key: str,
 ) -> ContactToken:
     """A new code by SMS or messaging app (``channel``: "sms" or "whatsapp") for the origin's
-    proposal (the previous one stops working)."""
-    proposal = owned_proposal(origin, proposal_id)
-    if proposal.status != Status.TOKEN_SENT.value:
-        raise DomainError(
-            "A code can only be resent while the proposal is TOKEN_SENT",
-            http_status=409,
-            error_code="INVALID_STATUS_FOR_RESEND",
-            details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value},
-        )
-    _check_cooldown(proposal, contact_settings)
+    proposal (the previous one stops working). The status and the cooldown are checked under the
+    proposal's lock with the new code's creation, so parallel resends cannot skip the cooldown."""
     with unit_of_work():
+        proposal = owned_proposal(origin, proposal_id, lock=True)
+        if proposal.status != Status.TOKEN_SENT.value:
+            raise DomainError(
+                "A code can only be resent while the proposal is TOKEN_SENT",
+                http_status=409,
+                error_code="INVALID_STATUS_FOR_RESEND",
+                details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value},
+            )
+        _check_cooldown(proposal, contact_settings)
         token, send, code = _new_token(proposal, channel, jwt_signing_key)
     _deliver(send, code, sms if channel == SMS else messaging_app)
     return token
 
 
-def validate(
-    origin: str, proposal_id: str, token: str, phone: str, *, contact_settings: ContactSettings, jwt_signing_key: str
-) -> Proposal:
-    """Check the code of the origin's proposal; a wrong one counts an attempt (committed even though
-    the call fails). Returns the proposal, now TOKEN_VALIDATED."""
-    proposal = owned_proposal(origin, proposal_id)
+def _validation_refusal(
+    proposal: Proposal, token: str, phone: str, contact_settings: ContactSettings, jwt_signing_key: str
+) -> DomainError | None:
+    """The refusal of a validation (inside unit_of_work, the proposal locked), or None when the
+    code is right; a wrong code counts an attempt in the same transaction."""
     if not can(proposal.status, Trigger.VALIDATE_TOKEN):
-        raise DomainError(
+        return DomainError(
             f"Token validation is not allowed from status {proposal.status}",
             error_code="INVALID_STATUS_FOR_TOKEN_VALIDATION",
             http_status=409,
@@ -196,43 +203,53 @@ def validate(
             },
         )
     if phone != proposal.phone:
-        raise ValidationFailed(
+        return ValidationFailed(
             "phone does not match the proposal's phone", error_code="PHONE_MISMATCH", details={"field": "phone"}
         )
     active = _active_token(proposal)
     if active is None:
-        raise ValidationFailed(
+        return ValidationFailed(
             "No active code for this proposal; ask for a new one",
             error_code="TOKEN_NOT_FOUND",
             details={"field": "token"},
         )
     limit = contact_settings.max_token_attempts
     if active.attempts >= limit:
-        raise ValidationFailed(
+        return ValidationFailed(
             "Too many wrong attempts; ask for a new code", error_code="TOO_MANY_ATTEMPTS", details={"field": "token"}
         )
     if not calendar.sms_token_valid(active.created_at, now()) or now() >= active.expires_at:
-        raise ValidationFailed(
+        return ValidationFailed(
             "The code has expired; ask for a new one", error_code="TOKEN_EXPIRED", details={"field": "token"}
         )
     if not hmac.compare_digest(
         active.token_hash, hash_token(proposal.id, proposal.phone, token, jwt_signing_key=jwt_signing_key)
     ):
         ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == active.id).execute()
-        raise ValidationFailed(
+        return ValidationFailed(
             "Invalid code",
             error_code="INVALID_TOKEN",
             details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)},
         )
+    ContactToken.update(consumed_at=now()).where(ContactToken.id == active.id).execute()
+    return None
+
+
+def validate(
+    origin: str, proposal_id: str, token: str, phone: str, *, contact_settings: ContactSettings, jwt_signing_key: str
+) -> Proposal:
+    """Check the code of the origin's proposal; returns the proposal, now TOKEN_VALIDATED.
+
+    The whole decision runs under the proposal's lock: parallel guesses are counted one after the
+    other (never more than ``max_token_attempts`` wrong codes per code), and the phone and code
+    compared are those of the moment, never a contact change's half. A wrong code's attempt is
+    committed even though the call fails.
+    """
     with unit_of_work():
-        updated = (
-            ContactToken.update(consumed_at=now())
-            .where(ContactToken.id == active.id, ContactToken.consumed_at.is_null())
-            .execute()
-        )
-        if updated != 1:
-            raise ValidationFailed(
-                "The code was already used", error_code="TOKEN_NOT_FOUND", details={"field": "token"}
-            )
-        move(proposal, Trigger.VALIDATE_TOKEN)
+        proposal = owned_proposal(origin, proposal_id, lock=True)
+        refusal = _validation_refusal(proposal, token, phone, contact_settings, jwt_signing_key)
+        if refusal is None:
+            move(proposal, Trigger.VALIDATE_TOKEN)
+    if refusal is not None:
+        raise refusal
     return proposal

@@ -15,10 +15,12 @@ from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, Proposa
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
 from models.external.collections import CollectionsPort, CollectionsUnavailable
 from models.services.credit.products import product_id_for
+from models.services.lifecycle.facts import limits
+from models.services.lifecycle.sweep import settle_customer
 from models.services.platform.locks import lock_customer
 from models.services.platform.proposal_status import record_creation
 from models.services.platform.unit_of_work import unit_of_work
-from models.settings import ProductsSettings
+from models.settings import ContractSettings, CreditSettings, LifecycleSettings, ProductsSettings
 
 
 class StartBlocked(DomainError):
@@ -82,19 +84,33 @@ def start_proposal(
     *,
     collections: CollectionsPort,
     products_settings: ProductsSettings,
+    lifecycle_settings: LifecycleSettings,
+    credit_settings: CreditSettings,
+    contract_settings: ContractSettings,
 ) -> tuple[Proposal, bool]:
     """The proposal to answer ``origin`` with and whether it was created now; raises StartBlocked.
     ``collections`` answers the overdue days of the re-contracting rule; the new proposal's product
-    comes from ``products_settings``.
+    comes from ``products_settings``; the lifecycle limits from the other three sections.
 
     The decision is taken again under a per-CPF lock inside the transaction that creates the
     proposal, so two simultaneous starts for one CPF cannot both create one. Only the external
-    overdue lookup runs before the lock.
+    overdue lookup runs before the lock. Under the lock, every proposal of the CPF whose deadline
+    has come is first moved through its exit (README "Lifecycle"): a proposal that can no longer
+    move (a dead analysis failure, lapsed offers) is EXPIRED, so it is neither returned nor
+    blocking. A failure the retry route can still take is alive: it is returned to its origin.
     """
     partner = Partner.get(Partner.code == origin)
     overdue = _overdue_days(cpf, _snapshots(cpf), partner, collections)
     with unit_of_work():
         lock_customer(cpf)
+        settle_customer(
+            cpf,
+            limits(
+                lifecycle_settings=lifecycle_settings,
+                credit_settings=credit_settings,
+                contract_settings=contract_settings,
+            ),
+        )
         history = CustomerHistory(
             proposals=_snapshots(cpf), recontracting_enabled=partner.recontracting_enabled, longest_overdue_days=overdue
         )

@@ -37,6 +37,8 @@ class ActorName(str, Enum):
     DELIVER_STATUS_CHANGE = "deliver_status_change"
     DELIVER_AUCTION = "deliver_auction"
     POLL_AUCTION_PROPOSALS = "poll_auction_proposals"
+    # lifecycle
+    SWEEP_LIFECYCLE = "sweep_lifecycle"
 
     def __str__(self) -> str:
         return self.value

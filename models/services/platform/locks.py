@@ -1,6 +1,10 @@
-"""Locks for a change: a proposal row, or a customer (CPF) while a proposal is started.
+"""Locks for a change: a proposal row, or a customer (CPF).
 
-PostgreSQL needs them explicitly; SQLite transactions begin IMMEDIATE, which serialises writers.
+The CPF lock serialises the decisions that look at every proposal of a CPF: starting a proposal,
+generating a contract and applying a signature (one active contract per CPF). Order: a use case
+that takes both takes the CPF's lock first, then the proposal's, so two of them never wait on
+each other. PostgreSQL needs them explicitly; SQLite transactions begin IMMEDIATE, which
+serialises writers.
 """
 
 from __future__ import annotations
@@ -24,8 +28,10 @@ def _locking(query):
 
 
 def lock_customer(cpf: str) -> None:
-    """Hold a per-CPF lock until the surrounding transaction ends (call inside unit_of_work)."""
+    """Hold a per-CPF lock until the surrounding transaction ends (call inside unit_of_work, before
+    any proposal lock)."""
     if is_postgres():
+        # The key keeps its historical "start:" prefix: processes of the previous release take it too.
         db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"start:{cpf}",))
 
 

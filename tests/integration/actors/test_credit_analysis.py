@@ -8,11 +8,12 @@ import pytest
 
 from models import runtime
 from models.db.analysis import CreditAnalysis, Offer
-from models.db.proposals import Consent, Proposal, StatusChange
+from models.db.proposals import Proposal, StatusChange
 from models.domain.clock import to_utc
 from models.external.payroll.port import MarginResult, PayrollPort
 from models.external.payroll.sandbox import SandboxPayroll
 from models.services.credit.analysis_runner import run
+from tests import builders
 
 
 class CountingPayroll(PayrollPort):
@@ -30,23 +31,7 @@ class CountingPayroll(PayrollPort):
 def analysis(drain):
     """An analysis in progress whose message is not queued: the test plays the deliveries."""
     with freezegun.freeze_time("2026-03-10T13:00:00Z", tick=True):
-        proposal = Proposal.create(
-            origin="PARTNER_A",
-            product_id="p",
-            cpf="52998224725",
-            full_name="MARIA",
-            birth_date="1985-04-12",
-            status="CREDIT_ANALYSIS_IN_PROGRESS",
-        )
-        consent = Consent.create(
-            proposal=proposal.id,
-            ip="203.0.113.10",
-            latitude=-23.55,
-            longitude=-46.63,
-            document_text="consent",
-            channel="web",
-        )
-        yield CreditAnalysis.create(proposal=proposal.id, cpf=proposal.cpf, origin="PARTNER_A", consent_id=consent.id)
+        yield builders.analysis_in_progress()
         drain()  # the status events the actor emitted
 
 

@@ -15,7 +15,6 @@ from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
 from models.domain.clock import to_local
 from models.services.contract import pdf as contract_pdf
-from models.services.platform import unit_of_work
 from tests.builders import pre_accepted_proposal, with_bank_account
 from tests.e2e.contract_path import awaiting_signature, history, signing_path
 from tests.support.pdf_text import page_strings
@@ -24,12 +23,6 @@ from tests.support.pdf_text import page_strings
 @pytest.fixture
 def ready(business_day):
     return with_bank_account(pre_accepted_proposal())
-
-
-@pytest.fixture
-def held_outbox(monkeypatch):
-    """Nothing is published after commit: queued work stays in the outbox (a stalled worker)."""
-    monkeypatch.setattr(unit_of_work, "_after_commit_publisher", None)
 
 
 def post(client, headers, proposal_id, suffix="", **body):

@@ -131,3 +131,29 @@ def test_fraud_decision_fails_closed_on_a_garbled_answer(simulator, answer):
     simulator.script.append((200, answer))
     with pytest.raises(ExternalError):
         HttpFraudAnalysis(simulator.url, 2).decide(_fraud_case())
+
+
+def test_account_ownership_sends_the_account_in_the_body_and_maps_every_answer(simulator, caplog):
+    from models.external.account_ownership import BankAccount
+    from models.external.account_ownership.http_adapter import HttpAccountOwnership
+
+    url, script, seen = simulator.url, simulator.script, simulator.requests
+    script += [(200, {"result": "CONFIRMED"}), (200, {"result": "OTHER_HOLDER"}), (404, {}), (200, {"result": "?"})]
+    adapter = HttpAccountOwnership(url, 2)
+    account = BankAccount("341", "1234", None, "567890", "1", "checking")
+    caplog.set_level(logging.INFO, logger="models.external.http_base")
+    answers = [adapter.check(account, holder_document="12345678909") for _ in range(3)]
+    assert answers == ["CONFIRMED", "OTHER_HOLDER", "NOT_FOUND"]
+    with pytest.raises(ExternalError):  # an answer it does not know is never taken for a yes
+        adapter.check(account, holder_document="12345678909")
+    assert (seen[0]["method"], seen[0]["path"]) == ("POST", "/accounts/ownership")
+    assert seen[0]["body"] == {
+        "bank_code": "341",
+        "branch": "1234",
+        "branch_digit": None,
+        "account": "567890",
+        "account_digit": "1",
+        "account_type": "checking",
+        "holder_document": "12345678909",
+    }
+    assert "567890" not in caplog.text and "12345678909" not in caplog.text

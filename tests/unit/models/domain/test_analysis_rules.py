@@ -5,7 +5,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from freezegun import freeze_time
 
-from models.domain.analysis_rules import analysis_kind, promotional_eligible, retryable_failure
+from models.domain.analysis_rules import (
+    analysis_kind,
+    automatic_retry_allowed,
+    promotional_eligible,
+    retryable_failure,
+)
 from models.domain.clock import now
 from models.domain.statuses import OFFERS_READY_STATUSES, Status
 
@@ -52,3 +57,20 @@ def test_kind_of_a_new_analysis():
 )
 def test_only_a_retryable_technical_failure_is_retried(status, outcome, retryable, expected):
     assert retryable_failure(status, outcome, retryable) is expected
+
+
+# --- the automatic payroll retry is bounded by a count and by the window from the first failure ---
+
+_FIRST = datetime(2026, 3, 10, 13, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("retries_done,allowed", [(4, True), (5, False)])
+def test_automatic_retries_stop_at_the_limit(retries_done, allowed):
+    retry_at = _FIRST + timedelta(minutes=10)
+    assert automatic_retry_allowed(retries_done, _FIRST, retry_at, limit=5, window=timedelta(hours=96)) is allowed
+
+
+@pytest.mark.parametrize("offset,allowed", [(timedelta(0), True), (timedelta(microseconds=1), False)])
+def test_an_automatic_retry_must_fall_within_the_window_of_the_first_failure(offset, allowed):
+    retry_at = _FIRST + timedelta(hours=96) + offset
+    assert automatic_retry_allowed(0, _FIRST, retry_at, limit=5, window=timedelta(hours=96)) is allowed

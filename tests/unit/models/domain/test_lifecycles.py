@@ -26,7 +26,7 @@ STORED = {
     AnalysisKind: "initial reanalysis promotional retry",
     SimulationStatus: "PENDING DONE FAILED",
     DeliveryStatus: "PENDING DELIVERED FAILED SKIPPED",
-    BankDataSubmissionState: "PENDING DONE ABANDONED",
+    BankDataSubmissionState: "PENDING DONE ABANDONED SUPERSEDED",
     DisbursementStatus: "PENDING REQUESTED PAID FAILED",
     MessageDeliveryStatus: "QUEUED SENT FAILED",
 }

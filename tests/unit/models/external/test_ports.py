@@ -41,6 +41,7 @@ def test_http_mode_builds_http_adapters_each_with_its_own_session():
         ports.fraud.client,
         ports.endorsement.client,
         ports.pix_directory.client,
+        ports.account_ownership.client,
     ]
     sessions = [client.session for client in clients] + [ports.auction_source.session, ports.partner_endpoints.session]
     assert len({id(session) for session in sessions}) == len(sessions)

@@ -4,7 +4,10 @@ from decimal import Decimal
 
 import pytest
 
+from models.external.account_ownership import BankAccount
+from models.external.account_ownership.sandbox import SandboxAccountOwnership
 from models.external.credit_engine.sandbox import SandboxCreditEngine
+from models.external.http_base import RetryableExternalError
 from models.external.payroll import PayrollUnavailable
 from models.external.payroll.sandbox import SandboxPayroll
 
@@ -29,3 +32,14 @@ def test_engine_promotional_conditions():
         Decimal("0.0179"),
         Decimal("60000.00"),
     )
+
+
+def test_sandbox_account_ownership_magic_accounts():
+    sandbox = SandboxAccountOwnership()
+
+    def check(number):
+        return sandbox.check(BankAccount("001", "0001", None, number, "0", "checking"), holder_document="52998224725")
+
+    assert [check(n) for n in ("123456", "999999", "000000")] == ["CONFIRMED", "OTHER_HOLDER", "NOT_FOUND"]
+    with pytest.raises(RetryableExternalError):
+        check("777777")

@@ -1,0 +1,28 @@
+"""The lifecycle sweep: every stalled status reaches its exit (README "Lifecycle")."""
+
+import dramatiq
+
+from models import runtime
+from models.services.platform.actor_names import ActorName
+from rabbitmq.queues import SCHEDULER, queue_name
+
+
+@dramatiq.actor(
+    actor_name=ActorName.SWEEP_LIFECYCLE.value,
+    queue_name=queue_name(SCHEDULER),
+    max_retries=3,
+    min_backoff=5000,
+    max_backoff=60000,
+)
+def sweep_lifecycle() -> None:
+    """Schedule the next slot first (a failing pass must not end the schedule), then settle every
+    proposal whose deadline has come (idempotent: each is re-checked under its lock)."""
+    from models.services.lifecycle.sweep import schedule_next_sweep, sweep
+
+    settings = runtime.current().settings
+    schedule_next_sweep(lifecycle_settings=settings.lifecycle)
+    sweep(
+        lifecycle_settings=settings.lifecycle,
+        credit_settings=settings.credit,
+        contract_settings=settings.contract,
+    )

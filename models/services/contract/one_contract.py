@@ -1,0 +1,75 @@
+"""One active contract per CPF (``models/domain/contract_slot.py``): the other proposal that stands
+in a contract's way, read under the CPF's lock by contract generation and by the signature."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from models.db.analysis import CreditAnalysis
+from models.db.contracts import Contract
+from models.db.proposals import Proposal
+from models.domain.clock import now
+from models.domain.contract_slot import CANDIDATE_STATUSES, holds_contract_slot, signed_contract_conflicts
+from models.domain.lifecycles import AnalysisOutcome
+from models.domain.signature import OPEN_SIGNATURE_STATUSES
+
+
+def _approved_at(proposal: Proposal) -> datetime | None:
+    """When the proposal's latest approved analysis read the margin."""
+    approved = (
+        CreditAnalysis.select(CreditAnalysis.approved_at)
+        .where(CreditAnalysis.proposal == proposal.id, CreditAnalysis.outcome == AnalysisOutcome.APPROVED)
+        .order_by(CreditAnalysis.approved_at.desc())
+        .first()
+    )
+    return approved.approved_at if approved is not None else None
+
+
+def _latest_contract(proposal_id: str) -> Contract | None:
+    return Contract.select().where(Contract.proposal == proposal_id).order_by(Contract.created_at.desc()).first()
+
+
+def _signed_after(contract: Contract | None, approved_at: datetime | None) -> bool:
+    if contract is None or contract.signed_at is None:
+        return approved_at is None  # unknown either way: assume the margin did not see it
+    return approved_at is None or contract.signed_at > approved_at
+
+
+def _others(proposal: Proposal):
+    return Proposal.select().where(
+        Proposal.cpf == proposal.cpf,
+        Proposal.id != proposal.id,
+        Proposal.status.in_([s.value for s in CANDIDATE_STATUSES]),
+    )
+
+
+def slot_holder(proposal: Proposal) -> Proposal | None:
+    """Another proposal of the CPF that keeps ``proposal`` from getting a contract now (generation)."""
+    approved_at, at = _approved_at(proposal), now()
+    for other in _others(proposal):
+        contract = _latest_contract(other.id)
+        window_open = (
+            contract is not None
+            and contract.signature_expires_at is not None
+            and contract.signature_expires_at > at
+            and contract.signature_status in OPEN_SIGNATURE_STATUSES
+        )
+        if holds_contract_slot(
+            other.status,
+            signature_window_open=window_open,
+            signed_after_our_analysis=_signed_after(contract, approved_at),
+        ):
+            return other
+    return None
+
+
+def signed_before(proposal: Proposal) -> Proposal | None:
+    """Another proposal of the CPF whose signed contract keeps ``proposal``'s valid signature from
+    making its contract SIGNED (the first valid signature wins)."""
+    approved_at = _approved_at(proposal)
+    for other in _others(proposal):
+        if signed_contract_conflicts(
+            other.status, signed_after_our_analysis=_signed_after(_latest_contract(other.id), approved_at)
+        ):
+            return other
+    return None
