@@ -47,8 +47,10 @@ def retry_refusal(proposal_id: str, refusal) -> dict:
 
 
 def acknowledgement(analysis) -> dict:
-    """202 body for a running analysis; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the
-    automatic retry runs."""
+    """202 body for a running analysis. ``status`` is always the spec's CREDIT_ANALYSIS_IN_PROGRESS
+    (the acknowledgement's two values); ``proposal_status`` carries the finer state, which is
+    PAYROLL_SYSTEM_FAILED_AWAITING_RETRY while an automatic retry is scheduled (then ``retry_at``
+    says when it runs)."""
     proposal_id = analysis.proposal_id
     body = acknowledgement_view(
         proposal_id,
@@ -58,21 +60,24 @@ def acknowledgement(analysis) -> dict:
         "Credit analysis in progress; poll status_url every 2 seconds or wait for the status webhook",
     )
     if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
-        body.update(
-            status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
-            retry_at=analysis.retry_at,
-            message="The payroll system failed; an automatic retry is scheduled at retry_at",
-        )
-    return body
+        return body | {
+            "message": "The payroll system failed; an automatic retry is scheduled at retry_at",
+            "proposal_status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+            "retry_at": analysis.retry_at,
+        }
+    return body | {"proposal_status": "CREDIT_ANALYSIS_IN_PROGRESS"}
 
 
 def _approved(result: FinishedAnalysis) -> dict:
+    # ``status`` is the analysis's outcome (spec: approved, "status (OFFERS_RECEIVED)"), not the
+    # proposal's status of now, which moves on (PRE_ACCEPTED, CONTRACT_GENERATED...) while the
+    # analysis and its answer stay the same.
     proposal, analysis = result.proposal, result.analysis
     selected = proposal.selected_offer_id
     body = {
         "message": "Credit analysis approved with offers",
         "proposal_id": proposal.id,
-        "status": proposal.status,
+        "status": "OFFERS_RECEIVED",
         "approved": True,
         "offer": current_offer(result.offer, selected_offer_id=selected),
     }

@@ -16,6 +16,10 @@ Families (decided here, used by the state machine and the start decision):
   "SIGNED/DISBURSED contract" for re-contracting.
 * ``OFFERS_READY_STATUSES``: the analysis produced offers and none is chosen
   yet; a new analysis from here is only the promotional re-analysis.
+* ``ANALYSIS_RESULT_STATUSES``: the analysis ended with its result (offers or a
+  rejection) and no new analysis may start from here: POST credit-analysis
+  answers the spec's CREDIT_ANALYSIS_ALREADY_COMPLETED ("result already
+  available"). A technical failure is not a result: the retry route takes it.
 * ``PRE_CONTRACT_STATUSES``: offers exist and no contract was generated: an
   offer may be (re)selected and offers simulated.
 * ``CONTRACT_PENDING_SIGNATURE``: a generated contract waits for the
@@ -165,6 +169,8 @@ SIGNED_UNSETTLED_STATUSES = frozenset({S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_
 CONTRACT_IN_FORCE_STATUSES = SIGNED_UNSETTLED_STATUSES | {S.DISBURSED}
 
 OFFERS_READY_STATUSES = frozenset({S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED})
+
+ANALYSIS_RESULT_STATUSES = OFFERS_READY_STATUSES | {S.REJECTED}
 
 PRE_CONTRACT_STATUSES = OFFERS_READY_STATUSES | {S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}
 
