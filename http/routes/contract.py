@@ -44,7 +44,8 @@ GENERATION_ERRORS = {
     403: FORBIDDEN,
     404: PROPOSAL_NOT_FOUND,
     409: "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, "
-    "CONTRACT_ACTIVE, or the status does not allow a contract (details.currentStatus)",
+    "CONTRACT_ACTIVE (another proposal of the CPF holds a contract signed and not yet paid), or the status "
+    "does not allow a contract (details.currentStatus)",
     503: "CONTRACT_GENERATION_FAILED: call POST contract again",
 }
 
