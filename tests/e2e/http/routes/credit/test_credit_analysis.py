@@ -341,3 +341,41 @@ def test_polling_an_approved_analysis_answers_its_outcome_whatever_the_proposal_
     polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
     assert polled.status_code == 200
     assert (polled.get_json()["status"], polled.get_json()["approved"]) == ("OFFERS_RECEIVED", True)
+
+
+SANDBOX_EMPLOYMENT = {
+    "employer_document": "00000000000191",
+    "employer_name": "EMPRESA SANDBOX LTDA",
+    "admission_date": "2018-03-01",
+    "gross_salary": "5000.00",
+}
+
+
+@pytest.mark.parametrize(
+    "cpf,outcome,margin",
+    [
+        ("52998224725", "APPROVED", "1000.00"),
+        ("10000000108", "REJECTED", "0.00"),  # no margin
+        ("10000000361", "REJECTED", "1000.00"),  # the engine's rejection, after the margin was read
+        ("10000000604", "FAILED", "1000.00"),  # the engine's error, after the margin was read
+    ],
+)
+def test_each_analysis_keeps_what_the_payroll_system_answered(flow, cpf, outcome, margin):
+    """analysis-data (spec: "GET /proposals/{id}/analysis-data ... shapes: not shown") serves the
+    payroll system's answer stored at each analysis: margin, employer, admission date, salary."""
+    proposal_id = flow.validated(cpf)
+    flow.analyse(proposal_id)
+    (analysis,) = flow.get(f"/proposals/{proposal_id}/analysis-data").get_json()["analyses"]
+    assert (analysis["outcome"], analysis["margin_snapshot"]) == (
+        outcome,
+        {"available_margin": margin, **SANDBOX_EMPLOYMENT},
+    )
+
+
+@pytest.mark.parametrize("cpf,birth_date", [("10000000442", "1985-04-12"), ("52998224725", "2010-01-01")])
+def test_an_analysis_that_never_read_the_margin_has_no_snapshot(flow, cpf, birth_date):
+    # Payroll system unavailable, or an age rejection before it is asked
+    proposal_id = flow.validated(cpf, birth_date=birth_date)
+    flow.analyse(proposal_id)
+    (analysis,) = flow.get(f"/proposals/{proposal_id}/analysis-data").get_json()["analyses"]
+    assert analysis["outcome"] in ("FAILED", "REJECTED") and analysis["margin_snapshot"] is None
