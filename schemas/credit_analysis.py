@@ -67,7 +67,13 @@ class AnalysisResult(Schema):
     maxInstallments = fields.Integer()
     maxMonthlyPayment = DecimalText()
     minMonthlyPayment = Money()
-    bank_skip = fields.Boolean(metadata={"description": "whether bank validation can be skipped"})
+    bank_skip = fields.Boolean(
+        metadata={
+            "description": "Whether bank validation can be skipped: always false. Fixed by the product: every "
+            "disbursement destination is validated (authorised bank, Pix directory, ownership by the CPF).",
+            "enum": [False],
+        }
+    )
     promotional = fields.Boolean(metadata={"description": "present (true) for a promotional offer"})
     rejection_reason = fields.String(
         metadata={"enum": ["NO_AVAILABLE_MARGIN", "IRREGULAR_CPF", "AGE_CRITERIA", "INSUFFICIENT_SCORE"]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from httpapi.presenters.acknowledgement import acknowledgement_view
 from models import runtime
 from models.domain.lifecycles import AnalysisOutcome
+from models.domain.policies import BANK_VALIDATION_SKIPPABLE
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import current_offer
 from models.services.credit.products import product_ref
@@ -94,7 +95,7 @@ def _approved(result: FinishedAnalysis) -> dict:
         maxInstallments=analysis.max_installments,
         maxMonthlyPayment=analysis.max_monthly_payment,
         minMonthlyPayment=analysis.min_monthly_payment,
-        bank_skip=settings.credit.bank_skip,
+        bank_skip=BANK_VALIDATION_SKIPPABLE,
     )
     if analysis.promotional:
         body["promotional"] = True
@@ -113,7 +114,7 @@ def _rejected(proposal, analysis) -> dict:
         "insuredOffer": None,
         "maxLoanAmount": 0,
         "maxInstallments": 0,
-        "bank_skip": runtime.current().settings.credit.bank_skip,
+        "bank_skip": BANK_VALIDATION_SKIPPABLE,
     }
 
 

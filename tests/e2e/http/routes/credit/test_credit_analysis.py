@@ -20,6 +20,8 @@ def _statuses(proposal_id):
 
 
 def test_approved_body_for_a_partner_with_insurance(flow):
+    """Spec, analysis success body: "`bank_skip` (boolean; whether bank validation can be skipped)":
+    always false, fixed by the product (README, "Choices where the spec is open")."""
     proposal_id = flow.validated()
     response = flow.analyse(proposal_id)
     body = response.get_json()
