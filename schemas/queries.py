@@ -137,8 +137,14 @@ class CustomerContractsSchema(Schema):
 
 class AvailableLoanAmountSchema(Schema):
     cpf = fields.String()
-    available_loan_amount = Money()
-    approved_at = Instant()
+    available_loan_amount = Money(
+        metadata={
+            "description": "The limit recorded at the token origin's last approved analysis of the CPF (the "
+            "promotional one after a promotional analysis) minus the principal of every contract of the CPF "
+            "disbursed after that approval, at any origin; never negative"
+        }
+    )
+    approved_at = Instant(metadata={"description": "when that analysis (the base) was approved"})
 
 
 class CustomerSummarySchema(Schema):
