@@ -97,12 +97,12 @@ def _credit_analysis(c, state):
     path = f"/proposals/{state['proposal_id']}/credit-analysis"
     response = c.call("credit_analysis", "POST", path, json=ANALYSIS_BODY)
 
-    def settled(r):  # still analysing: 202 with CREDIT_ANALYSIS_IN_PROGRESS; anything else is an outcome
-        return r.status_code != 202 or r.json().get("status") != "CREDIT_ANALYSIS_IN_PROGRESS"
+    def settled(r):  # still analysing: 202 and not waiting for an automatic payroll retry
+        return r.status_code != 202 or r.json().get("proposal_status") == PAYROLL_RETRY
 
     if not settled(response):
         response = c.poll("credit_analysis", path, settled, 120)
-    if response.status_code == 202 and response.json().get("status") == PAYROLL_RETRY:
+    if response.status_code == 202 and response.json().get("proposal_status") == PAYROLL_RETRY:
         raise StepFailed("credit_analysis", response, MAINTENANCE_HINT)
     body = _expect("credit_analysis", response, 200, 201)
     if body.get("status") not in ANALYSIS_DONE or not body.get("offer"):

@@ -2,7 +2,7 @@
 
     /work/main/.venv/bin/python bench/webhook_schedule.py [--failures 3] [--runs 3]
 
-Runs the service's own path (record_creation -> outbox -> deliver_status_change actor -> HTTP)
+Runs the service's own path (a status change -> outbox -> deliver_status_change actor -> HTTP)
 with the production schedule from config.toml [default.webhooks] (0, 1, 2, 4 s), an in-process
 broker and worker (as `make run`), a throw-away SQLite file and a receiver on 127.0.0.1 that
 answers 503 ``--failures`` times, then 200. Prints each attempt's offset from the first one as
@@ -33,13 +33,13 @@ def _one_run(failures: int, proposal_cpf: str) -> list[float]:
     from models.db.partners import Partner
     from models.db.webhooks import WebhookDelivery
     from models.services.partners.accounts import update_partner
-    from tests.builders import recorded_proposal
+    from tests.builders import contacted_proposal
     from tests.support.receiver import LocalReceiver
 
     receiver = LocalReceiver(script=[503] * failures).start()
     try:
         update_partner(Partner.get(Partner.code == "PARTNER_A"), webhook_url=receiver.url())
-        proposal = recorded_proposal(cpf=proposal_cpf)
+        proposal = contacted_proposal(cpf=proposal_cpf)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             delivery = WebhookDelivery.get_or_none(WebhookDelivery.proposal_id == proposal.id)

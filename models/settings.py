@@ -116,7 +116,6 @@ class CreditSettings:
     max_age: int
     sandbox_slow_seconds: float
     simulation_wait_seconds: float
-    bank_skip: bool
     pricing: PricingSettings
 
 

@@ -65,7 +65,15 @@ class ContractDataSchema(Schema):
     installment_amount = DecimalText(required=True)
     installments = fields.Integer(required=True)
     first_due_date = Day(required=True)
-    has_original_document = fields.Boolean(required=True)
+    has_original_document = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the unsigned original CCB is stored: true in every 201, which is answered "
+            "only once the service has generated and stored it (GET .../contract/document?version=original "
+            "serves it). The service issues the CCB itself, so there is no other original to wait for.",
+            "enum": [True],
+        },
+    )
     user_redirect_url = fields.String(
         required=True, metadata={"format": "uri", "description": "where the customer signs"}
     )

@@ -34,6 +34,9 @@ class CreditAnalysisRequest(Body):
     )
 
 
+ANALYSIS_OUTCOMES = ["OFFERS_RECEIVED", "REJECTED", "CREDIT_ANALYSIS_FAILED"]
+
+
 class FriendlyMessageSchema(Schema):
     title = fields.String(required=True)
     description = fields.String(required=True)
@@ -45,7 +48,12 @@ class AnalysisResult(Schema):
     message = fields.String(required=True)
     proposal_id = Uuid(required=True)
     status = fields.String(
-        required=True, metadata={"description": "OFFERS_RECEIVED, REJECTED or CREDIT_ANALYSIS_FAILED", "enum": STATUSES}
+        required=True,
+        metadata={
+            "description": "The analysis's outcome: OFFERS_RECEIVED (approved), REJECTED or CREDIT_ANALYSIS_FAILED "
+            "(technical failure), whatever the proposal's status is now",
+            "enum": ANALYSIS_OUTCOMES,
+        },
     )
     approved = fields.Boolean(required=True)
     offer = fields.Nested(OfferSchema, allow_none=True)
@@ -59,7 +67,13 @@ class AnalysisResult(Schema):
     maxInstallments = fields.Integer()
     maxMonthlyPayment = DecimalText()
     minMonthlyPayment = Money()
-    bank_skip = fields.Boolean(metadata={"description": "whether bank validation can be skipped"})
+    bank_skip = fields.Boolean(
+        metadata={
+            "description": "Whether bank validation can be skipped: always false. Fixed by the product: every "
+            "disbursement destination is validated (authorised bank, Pix directory, ownership by the CPF).",
+            "enum": [False],
+        }
+    )
     promotional = fields.Boolean(metadata={"description": "present (true) for a promotional offer"})
     rejection_reason = fields.String(
         metadata={"enum": ["NO_AVAILABLE_MARGIN", "IRREGULAR_CPF", "AGE_CRITERIA", "INSUFFICIENT_SCORE"]}
@@ -73,6 +87,14 @@ class RetryResult(AnalysisResult):
     """The retry's result (available_margin is a number here, per the spec), or a message with
     status_url when the dedup window or the retry limit applies."""
 
+    status = fields.String(
+        required=True,
+        metadata={
+            "description": "The analysis's outcome (as in AnalysisResult); with status_url (dedup window, retry "
+            "limit), the proposal's status of now",
+            "enum": STATUSES,
+        },
+    )
     available_margin = Money(metadata={"description": "monthly payroll margin"})
     approved = fields.Boolean()
     status_url = fields.String(metadata={"description": "dedup window / retry limit: where to read the result"})

@@ -56,9 +56,22 @@ class ProposalItemSchema(Schema):
     status = fields.String(metadata={"enum": STATUS_CODES})
     status_detail = fields.Nested(StatusDetailSchema, allow_none=True)
     bank_code = fields.String(allow_none=True)
-    agency = fields.String(allow_none=True, metadata={"description": "branch, '-digit' appended when given"})
+    agency = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The branch (bank_branch as submitted; its optional digit is in GET "
+            "/proposals/{proposal_id}, banking_data.bank_branch_digit). Null without a traditional account.",
+            "example": "1234",
+        },
+    )
     account = fields.String(
-        allow_none=True, metadata={"description": "masked: only the last 4 digits and the check digit"}
+        allow_none=True,
+        metadata={
+            "description": "The account, masked on purpose: only its last 4 digits, then '-' and its check "
+            "digit. A listing is a bulk read (up to 100 proposals with CPF and name a page), and the "
+            "partner already holds the full account it submitted. Null without a traditional account.",
+            "example": "****5678-9",
+        },
     )
     account_type = fields.String(allow_none=True)
     origin = fields.String()
@@ -124,8 +137,14 @@ class CustomerContractsSchema(Schema):
 
 class AvailableLoanAmountSchema(Schema):
     cpf = fields.String()
-    available_loan_amount = Money()
-    approved_at = Instant()
+    available_loan_amount = Money(
+        metadata={
+            "description": "The limit recorded at the token origin's last approved analysis of the CPF (the "
+            "promotional one after a promotional analysis) minus the principal of every contract of the CPF "
+            "disbursed after that approval, at any origin; never negative"
+        }
+    )
+    approved_at = Instant(metadata={"description": "when that analysis (the base) was approved"})
 
 
 class CustomerSummarySchema(Schema):

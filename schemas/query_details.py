@@ -4,7 +4,7 @@ from marshmallow import Schema, fields
 
 from models.domain.lifecycles import AnalysisOutcome, DisbursementStatus, MessageDeliveryStatus
 from models.domain.signature import SignatureStatus
-from schemas.fields import Day, Instant, Money
+from schemas.fields import Day, DecimalText, Instant, Money
 from schemas.offers import OfferSchema
 from schemas.queries import CustomerContractSchema, ProposalItemSchema, local_day
 
@@ -97,6 +97,16 @@ class ProposalDetailSchema(ProposalItemSchema):
     status_history = fields.List(fields.Nested(StatusChangeSchema))
 
 
+class MarginSnapshotSchema(Schema):
+    """What the payroll system answered at one analysis (each field null when it did not say)."""
+
+    available_margin = DecimalText(metadata={"description": "monthly payroll-deductible margin, reais"})
+    employer_document = fields.String(allow_none=True, metadata={"description": "employer's CNPJ, 14 digits"})
+    employer_name = fields.String(allow_none=True, metadata={"example": "EMPRESA SANDBOX LTDA"})
+    admission_date = Day(allow_none=True, metadata={"description": "start of the employment link"})
+    gross_salary = DecimalText(allow_none=True, metadata={"description": "monthly gross salary, reais"})
+
+
 class AnalysisRecordSchema(AnalysisOutcomeSchema):
     mode = fields.String()
     max_monthly_payment = Money(allow_none=True)
@@ -105,7 +115,15 @@ class AnalysisRecordSchema(AnalysisOutcomeSchema):
     pod_limit_max = Money(allow_none=True)
     promotional_pod_limit_max = Money(allow_none=True)
     retryable = fields.Boolean()
-    margin_snapshot = fields.Dict(allow_none=True, metadata={"description": "payroll margin as read"})
+    margin_snapshot = fields.Nested(
+        MarginSnapshotSchema,
+        allow_none=True,
+        metadata={
+            "description": "What the payroll system answered at this analysis (its latest attempt); null when "
+            "the system was not asked (age rejection, maintenance window) or did not answer (technical failure), "
+            "and for analyses recorded before it was kept"
+        },
+    )
     engine_result = fields.Dict(allow_none=True, metadata={"description": "credit engine answer as received"})
 
 

@@ -105,7 +105,13 @@ def analysis(p: Proposal, **fields) -> CreditAnalysis:
         min_monthly_payment=Decimal("50.00"),
         monthly_rate=Decimal("0.0199"),
         pod_limit_max=Decimal("10000.00"),
-        margin_snapshot={"available_margin": "850.00", "employer": "ACME LTDA"},
+        margin_snapshot={
+            "available_margin": "850.00",
+            "employer_document": "00000000000191",
+            "employer_name": "ACME LTDA",
+            "admission_date": "2019-08-01",
+            "gross_salary": None,
+        },
         engine_result={"score": 712, "decision": "APPROVED"},
         started_at=T0,
         finished_at=T0 + timedelta(seconds=9),
@@ -353,8 +359,8 @@ def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
 def recorded_proposal(
     origin: str = "PARTNER_A", cpf: str = "12345678901", phone: str | None = "+5511987654321"
 ) -> Proposal:
-    """Insert a proposal and record its creation (CREATED, sequence 0) like the start route does:
-    in one unit of work, so its status event and outbox row are written with it."""
+    """Insert a proposal and record its creation (CREATED, sequence 0) like the start route does,
+    in one unit of work. A creation is history only: no status event (see contacted_proposal)."""
     from models.services.platform.proposal_status import record_creation
     from models.services.platform.unit_of_work import unit_of_work
 
@@ -369,4 +375,19 @@ def recorded_proposal(
             status="CREATED",
         )
         record_creation(proposal)
+    return proposal
+
+
+def contacted_proposal(
+    origin: str = "PARTNER_A", cpf: str = "12345678901", phone: str | None = "+5511987654321"
+) -> Proposal:
+    """A recorded proposal moved to TOKEN_SENT (its contact given), in one unit of work: its first
+    status event (CREATED → TOKEN_SENT, sequence 1) and the event's outbox row are written with it."""
+    from models.domain.status_machine import Trigger
+    from models.services.platform.proposal_status import move
+    from models.services.platform.unit_of_work import unit_of_work
+
+    proposal = recorded_proposal(origin, cpf, phone)
+    with unit_of_work():
+        move(proposal, Trigger.SEND_CONTACT)
     return proposal

@@ -6,6 +6,7 @@ from __future__ import annotations
 from httpapi.presenters.acknowledgement import acknowledgement_view
 from models import runtime
 from models.domain.lifecycles import AnalysisOutcome
+from models.domain.policies import BANK_VALIDATION_SKIPPABLE
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import current_offer
 from models.services.credit.products import product_ref
@@ -47,8 +48,10 @@ def retry_refusal(proposal_id: str, refusal) -> dict:
 
 
 def acknowledgement(analysis) -> dict:
-    """202 body for a running analysis; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the
-    automatic retry runs."""
+    """202 body for a running analysis. ``status`` is always the spec's CREDIT_ANALYSIS_IN_PROGRESS
+    (the acknowledgement's two values); ``proposal_status`` carries the finer state, which is
+    PAYROLL_SYSTEM_FAILED_AWAITING_RETRY while an automatic retry is scheduled (then ``retry_at``
+    says when it runs)."""
     proposal_id = analysis.proposal_id
     body = acknowledgement_view(
         proposal_id,
@@ -58,21 +61,24 @@ def acknowledgement(analysis) -> dict:
         "Credit analysis in progress; poll status_url every 2 seconds or wait for the status webhook",
     )
     if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
-        body.update(
-            status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
-            retry_at=analysis.retry_at,
-            message="The payroll system failed; an automatic retry is scheduled at retry_at",
-        )
-    return body
+        return body | {
+            "message": "The payroll system failed; an automatic retry is scheduled at retry_at",
+            "proposal_status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+            "retry_at": analysis.retry_at,
+        }
+    return body | {"proposal_status": "CREDIT_ANALYSIS_IN_PROGRESS"}
 
 
 def _approved(result: FinishedAnalysis) -> dict:
+    # ``status`` is the analysis's outcome (spec: approved, "status (OFFERS_RECEIVED)"), not the
+    # proposal's status of now, which moves on (PRE_ACCEPTED, CONTRACT_GENERATED...) while the
+    # analysis and its answer stay the same.
     proposal, analysis = result.proposal, result.analysis
     selected = proposal.selected_offer_id
     body = {
         "message": "Credit analysis approved with offers",
         "proposal_id": proposal.id,
-        "status": proposal.status,
+        "status": "OFFERS_RECEIVED",
         "approved": True,
         "offer": current_offer(result.offer, selected_offer_id=selected),
     }
@@ -89,7 +95,7 @@ def _approved(result: FinishedAnalysis) -> dict:
         maxInstallments=analysis.max_installments,
         maxMonthlyPayment=analysis.max_monthly_payment,
         minMonthlyPayment=analysis.min_monthly_payment,
-        bank_skip=settings.credit.bank_skip,
+        bank_skip=BANK_VALIDATION_SKIPPABLE,
     )
     if analysis.promotional:
         body["promotional"] = True
@@ -108,7 +114,7 @@ def _rejected(proposal, analysis) -> dict:
         "insuredOffer": None,
         "maxLoanAmount": 0,
         "maxInstallments": 0,
-        "bank_skip": runtime.current().settings.credit.bank_skip,
+        "bank_skip": BANK_VALIDATION_SKIPPABLE,
     }
 
 

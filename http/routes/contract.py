@@ -44,8 +44,11 @@ GENERATION_ERRORS = {
     403: FORBIDDEN,
     404: PROPOSAL_NOT_FOUND,
     409: "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, "
-    "CONTRACT_ACTIVE (another contract of the CPF, any origin), BANKING_DATA_REQUIRED (banking data not "
-    "confirmed), or the status does not allow a contract (details.currentStatus)",
+    "CONTRACT_ACTIVE (another proposal of the CPF, any origin, holds a contract signed and not yet paid, or "
+    "paid after this proposal's analysis read the margin), CONTRACT_GENERATION_IN_PROGRESS or "
+    "CONTRACT_ALREADY_GENERATED also when another proposal of the CPF holds such a contract, "
+    "BANKING_DATA_REQUIRED (banking data not confirmed), or the status does not allow a contract "
+    "(details.currentStatus)",
     503: "CONTRACT_GENERATION_FAILED: call POST contract again",
 }
 

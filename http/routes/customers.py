@@ -30,10 +30,15 @@ def contracts(cpf):
 
 @blp.route("/<cpf>/available-loan-amount", methods=["GET"], endpoint="get_available_loan_amount")
 @blp.response(200, AvailableLoanAmountSchema)
-@blp.alt_response(204, description="no approved credit analysis for the CPF (empty body)")
+@blp.alt_response(
+    204,
+    description="No approved credit analysis of the CPF by the token's origin (empty body); another "
+    "origin's analyses are never used nor revealed",
+)
 @blp.errors(INVALID_CPF)
 def available_loan_amount(cpf):
-    """Limit of the last approved analysis minus contracts disbursed since, across origins."""
+    """The limit of the origin's last approved analysis of the CPF minus the contracts of every
+    origin disbursed after it, floored at zero."""
     available = customer_queries.available_loan_amount(valid_cpf(cpf), current_origin())
     if available is None:
         return Response(status=204)

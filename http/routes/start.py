@@ -12,7 +12,8 @@ from ..blueprint import INVALID_BODY, Blueprint
 blp = Blueprint("credit_start", __name__, description="Start a proposal")
 
 CONFLICTS = (
-    "CONTRACT_ACTIVE, CONTRACT_EXISTS, PROPOSAL_PENDING_FRAUD_ANALYSIS, PROPOSAL_PROCESSING_IN_PROGRESS, "
+    "CONTRACT_ACTIVE (a contract of the CPF is signed and not yet paid), CONTRACT_EXISTS (a contract of the "
+    "CPF was generated and awaits its signature), PROPOSAL_PENDING_FRAUD_ANALYSIS, PROPOSAL_PROCESSING_IN_PROGRESS, "
     "PROPOSAL_AWAITING_DISBURSEMENT (proposal_id, status), PROPOSAL_FINALIZED (proposal_id, status), "
     "DELINQUENT_CONTRACT (longest_overdue_days)"
 )

@@ -9,8 +9,12 @@ read the margin that loan left.
 
 Decided at two moments, each under the per-CPF lock:
 
-* contract generation refuses a second one (409 ``CONTRACT_ACTIVE``, naming the other proposal):
-  :func:`holds_contract_slot`;
+* contract generation refuses a second one with the spec's contract-route 409 codes, each with its
+  one meaning (:func:`slot_refusal`): ``CONTRACT_GENERATION_IN_PROGRESS`` while another contract of
+  the CPF is being generated, ``CONTRACT_ALREADY_GENERATED`` while one waits for its signature with
+  the window open, and ``CONTRACT_ACTIVE`` ("active contract with valid digital signature") when
+  one is validly signed and still binds the margin: signed and not yet paid, or paid after this
+  proposal's analysis read the margin;
 * a valid signature cancels its contract (CANCELED, reason ``CONTRACT_ACTIVE``) when another
   contract of the CPF was signed first and counts against it: :func:`signed_contract_conflicts`.
   Two contracts awaiting a signature at once (e.g. generated before this rule) are never both
@@ -37,13 +41,16 @@ def signed_contract_conflicts(status: Status | str, *, signed_after_our_analysis
     return status in SIGNED_UNSETTLED_STATUSES or (status is S.DISBURSED and signed_after_our_analysis)
 
 
-def holds_contract_slot(status: Status | str, *, signature_window_open: bool, signed_after_our_analysis: bool) -> bool:
-    """True when another proposal in ``status`` keeps ours from getting a contract now:
-    a contract being generated, one still signable (``signature_window_open``: its deadline is
-    ahead), or a signed one that conflicts (:func:`signed_contract_conflicts`)."""
+def slot_refusal(status: Status | str, *, signature_window_open: bool, signed_after_our_analysis: bool) -> str | None:
+    """The 409 error code when another proposal in ``status`` keeps ours from getting a contract
+    now, else None: a contract being generated (``CONTRACT_GENERATION_IN_PROGRESS``), one still
+    signable (``signature_window_open``: its deadline is ahead; ``CONTRACT_ALREADY_GENERATED``), or
+    a signed one that conflicts (:func:`signed_contract_conflicts`; ``CONTRACT_ACTIVE``)."""
     status = Status(status)
     if status in _IN_PROGRESS:
-        return True
+        return "CONTRACT_GENERATION_IN_PROGRESS"
     if status in _SIGNABLE:
-        return signature_window_open
-    return signed_contract_conflicts(status, signed_after_our_analysis=signed_after_our_analysis)
+        return "CONTRACT_ALREADY_GENERATED" if signature_window_open else None
+    if signed_contract_conflicts(status, signed_after_our_analysis=signed_after_our_analysis):
+        return "CONTRACT_ACTIVE"
+    return None

@@ -1,5 +1,5 @@
 """Credit and operations policies whose limits come from settings: customer age, fraud review,
-and the payroll maintenance window.
+and the payroll maintenance window; and the one fixed by the product, bank validation.
 
 The limits are passed in (the services read them from settings), so each decision is a pure
 function of its inputs and the same everywhere it is taken.
@@ -12,6 +12,12 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from models.domain import calendar
+
+# The spec's ``bank_skip`` ("whether bank validation can be skipped"), fixed by the product: never.
+# Every disbursement destination is validated (authorised bank list, Pix directory, the account or
+# key belonging to the proposal's CPF), because the spec refuses third-party accounts and keys and
+# money moves once; no partner is exempt, so the analysis bodies always answer false.
+BANK_VALIDATION_SKIPPABLE = False
 
 AMOUNT_ABOVE_LIMIT = "amount above limit"
 FLAGGED = "flagged"

@@ -7,16 +7,31 @@ Order (spec "Start-proposal decision order", blocking 409s slotted in):
    then the other CPF-wide 409s, in this order:
    PENDING_ANALYSIS → PROPOSAL_PENDING_FRAUD_ANALYSIS;
    an async processing status → PROPOSAL_PROCESSING_IN_PROGRESS;
-   AWAITING_SIGNATURE with a valid signature window → CONTRACT_ACTIVE;
-   CONTRACT_GENERATED (or AWAITING_SIGNATURE whose window lapsed but is not
-   yet marked EXPIRED, or a live proposal flagged has_generated_contract)
-   → CONTRACT_EXISTS;
+   a generated contract not yet signed (CONTRACT_GENERATED, AWAITING_SIGNATURE)
+   → CONTRACT_EXISTS ("contract already generated for the CPF");
    an active proposal of the *requesting* origin → RETURN_EXISTING;
 3. no contract in force (SIGNED, ERROR, DISBURSED...) → CREATE;
 4. re-contracting off for the origin → BLOCK PROPOSAL_FINALIZED;
+   an active contract (``holds_active_contract``: signed, money not yet moved)
+   → BLOCK CONTRACT_ACTIVE;
 5. longest_overdue_days > 0 → BLOCK DELINQUENT_CONTRACT; else CREATE.
 
 Decisions:
+* CONTRACT_ACTIVE has one meaning on every route, the spec's "active contract
+  with valid digital signature": ``statuses.holds_active_contract``, the same
+  family POST contract refuses a second contract with. A contract awaiting its
+  signature has no valid signature yet: it is CONTRACT_EXISTS, whether its
+  window is open or lapsed but not yet marked EXPIRED.
+* CONTRACT_ACTIVE comes after step 4, so "CPF has a SIGNED/DISBURSED contract
+  and re-contracting is off" stays PROPOSAL_FINALIZED as the spec words it;
+  with re-contracting on, a signed contract must be paid (settled) before a new
+  proposal starts: re-contracting is for a contract in force, and POST contract
+  would refuse the new one anyway while the first is unsettled. Its other
+  unsettled states answer their own earlier codes (PENDING_ANALYSIS,
+  ANALYSIS_APPROVED), so CONTRACT_ACTIVE is answered for SIGNED and ERROR.
+* A contract the watchdog abandoned (generation never finished) is no contract:
+  its proposal is back in BANK_DATA_SUBMITTED, an active proposal like any
+  other (returned to its origin, no block for another).
 * The blocking 409s look at every origin (they protect the CPF, e.g. one
   contract per employment link); RETURN_EXISTING only considers the requesting
   origin, because proposals are invisible to other origins. An early-funnel
@@ -42,6 +57,7 @@ from models.domain.statuses import (
     CONTRACT_IN_FORCE_STATUSES,
     CONTRACT_PENDING_SIGNATURE,
     Status,
+    holds_active_contract,
 )
 
 CREATE, RETURN_EXISTING, BLOCK = "CREATE", "RETURN_EXISTING", "BLOCK"
@@ -51,7 +67,7 @@ _MESSAGES = {
     "PROPOSAL_FINALIZED": "This CPF has a finalized proposal; a new one cannot be started.",
     "PROPOSAL_PENDING_FRAUD_ANALYSIS": "A proposal of this CPF is under fraud analysis.",
     "PROPOSAL_PROCESSING_IN_PROGRESS": "Asynchronous processing is active for this CPF.",
-    "CONTRACT_ACTIVE": "This CPF has an active contract awaiting its digital signature.",
+    "CONTRACT_ACTIVE": "This CPF has an active contract with a valid digital signature, not yet disbursed.",
     "CONTRACT_EXISTS": "A contract has already been generated for this CPF.",
     "DELINQUENT_CONTRACT": "This CPF has overdue installments; re-contracting is not allowed.",
 }
@@ -64,8 +80,6 @@ class ProposalSnapshot:
     id: str
     status: Status
     origin: str
-    has_valid_signature: bool = False
-    has_generated_contract: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,20 +121,9 @@ def _first(
     return next((p for p in proposals if predicate(p)), None)
 
 
-def _holds_generated_contract(proposal: ProposalSnapshot) -> bool:
-    # A live proposal whose contract PDF exists counts even if a watchdog
-    # moved it back to BANK_DATA_SUBMITTED: the document is still valid.
-    if proposal.status in CONTRACT_PENDING_SIGNATURE:
-        return True
-    return proposal.has_generated_contract and proposal.status in ACTIVE_STATUSES
-
-
 def decide_start(history: CustomerHistory, origin: str) -> StartDecision:
     """Decide what POST /proposals/start does for ``origin`` given the CPF's history."""
-    proposals = [
-        ProposalSnapshot(p.id, Status(p.status), p.origin, p.has_valid_signature, p.has_generated_contract)
-        for p in history.proposals
-    ]
+    proposals = [ProposalSnapshot(p.id, Status(p.status), p.origin) for p in history.proposals]
     in_status = lambda *statuses: _first(proposals, lambda p: p.status in statuses)  # noqa: E731
 
     if found := in_status(Status.ANALYSIS_APPROVED):
@@ -131,9 +134,7 @@ def decide_start(history: CustomerHistory, origin: str) -> StartDecision:
         return _block("PROPOSAL_PENDING_FRAUD_ANALYSIS", found)
     if found := in_status(*ASYNC_PROCESSING_STATUSES):
         return _block("PROPOSAL_PROCESSING_IN_PROGRESS", found)
-    if found := _first(proposals, lambda p: p.status is Status.AWAITING_SIGNATURE and p.has_valid_signature):
-        return _block("CONTRACT_ACTIVE", found)
-    if found := _first(proposals, _holds_generated_contract):
+    if found := in_status(*CONTRACT_PENDING_SIGNATURE):
         return _block("CONTRACT_EXISTS", found)
     if found := _first(proposals, lambda p: p.origin == origin and p.status in ACTIVE_STATUSES):
         return StartDecision(RETURN_EXISTING, existing_id=found.id)
@@ -143,6 +144,8 @@ def decide_start(history: CustomerHistory, origin: str) -> StartDecision:
         return StartDecision(CREATE)
     if not history.recontracting_enabled:
         return _block("PROPOSAL_FINALIZED", in_force)
+    if found := _first(proposals, lambda p: holds_active_contract(p.status)):
+        return _block("CONTRACT_ACTIVE", found)
     if history.longest_overdue_days > 0:
         return _block("DELINQUENT_CONTRACT", longest_overdue_days=history.longest_overdue_days)
     return StartDecision(CREATE)

@@ -14,7 +14,8 @@ Open points of the spec, decided by the lead (why in brackets):
   allowed until bank data is sent so a customer may change offers].
 * START_ANALYSIS from OFFERS_RECEIVED/CREDIT_CHECK_COMPLETED only as the
   promotional re-analysis (guard ``promotional_eligible``), otherwise
-  CREDIT_ANALYSIS_ALREADY_COMPLETED [spec 409 table]; from OFFER_SELECTED,
+  CREDIT_ANALYSIS_ALREADY_COMPLETED, as from REJECTED [spec 409 table: "result
+  already available"; a rejection is a result]; from OFFER_SELECTED,
   PRE_ACCEPTED, BANK_DATA_SUBMITTED freely [spec: "recalculates offers"].
 * PAYROLL_SYSTEM_FAILED_AWAITING_RETRY is refused like an analysis in
   progress (code None, "wait 30 seconds") [it is an async processing status].
@@ -48,6 +49,7 @@ from typing import Any
 
 from models.domain.errors import InvalidTransition
 from models.domain.statuses import (
+    ANALYSIS_RESULT_STATUSES,
     ANALYSIS_RUNNING_STATUSES,
     CONTRACT_PENDING_SIGNATURE,
     FINAL_STATUSES,
@@ -110,7 +112,7 @@ def _always(code: str | None) -> ErrorChooser:
 def _analysis_error(current: Status | None) -> str | None:
     if current in ANALYSIS_RUNNING_STATUSES:
         return None
-    if current in OFFERS_READY_STATUSES:
+    if current in ANALYSIS_RESULT_STATUSES:
         return "CREDIT_ANALYSIS_ALREADY_COMPLETED"
     return "INVALID_STATUS_FOR_CREDIT_ANALYSIS"
 

@@ -8,14 +8,20 @@ Families (decided here, used by the state machine and the start decision):
   automated flow.
 * ``SIGNED_FAMILY``: the proposal has (or had) a validly signed contract.
 * ``SIGNED_UNSETTLED_STATUSES``: signed, not reproved, and the money has not
-  moved yet (fraud analysis, endorsement or payment ahead). Another proposal
-  of the CPF in one of them blocks a new contract (CONTRACT_ACTIVE), and the
-  proposal itself answers SIGNED_CONTRACT_EXISTS to POST contract.
+  moved yet (fraud analysis, endorsement or payment ahead). This is the spec's
+  "active contract with valid digital signature" (``holds_active_contract``):
+  another proposal of the CPF in one of them answers 409 CONTRACT_ACTIVE to
+  POST contract and to POST /proposals/start, and the proposal itself answers
+  SIGNED_CONTRACT_EXISTS to POST contract.
 * ``CONTRACT_IN_FORCE_STATUSES``: a signed contract that still binds the
   customer (the unsettled ones plus DISBURSED); this is the spec's
   "SIGNED/DISBURSED contract" for re-contracting.
 * ``OFFERS_READY_STATUSES``: the analysis produced offers and none is chosen
   yet; a new analysis from here is only the promotional re-analysis.
+* ``ANALYSIS_RESULT_STATUSES``: the analysis ended with its result (offers or a
+  rejection) and no new analysis may start from here: POST credit-analysis
+  answers the spec's CREDIT_ANALYSIS_ALREADY_COMPLETED ("result already
+  available"). A technical failure is not a result: the retry route takes it.
 * ``PRE_CONTRACT_STATUSES``: offers exist and no contract was generated: an
   offer may be (re)selected and offers simulated.
 * ``CONTRACT_PENDING_SIGNATURE``: a generated contract waits for the
@@ -162,9 +168,19 @@ SIGNED_FAMILY = frozenset(
 
 SIGNED_UNSETTLED_STATUSES = frozenset({S.SIGNED, S.PENDING_ANALYSIS, S.ANALYSIS_APPROVED, S.ERROR})
 
+
+def holds_active_contract(status: Status | str) -> bool:
+    """True when a proposal in ``status`` holds the spec's "active contract with valid digital
+    signature" (409 CONTRACT_ACTIVE, one meaning on every route): its contract passed the four
+    signature checks, was not reproved, and has not been paid yet."""
+    return Status(status) in SIGNED_UNSETTLED_STATUSES
+
+
 CONTRACT_IN_FORCE_STATUSES = SIGNED_UNSETTLED_STATUSES | {S.DISBURSED}
 
 OFFERS_READY_STATUSES = frozenset({S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED})
+
+ANALYSIS_RESULT_STATUSES = OFFERS_READY_STATUSES | {S.REJECTED}
 
 PRE_CONTRACT_STATUSES = OFFERS_READY_STATUSES | {S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}
 

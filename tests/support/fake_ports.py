@@ -14,17 +14,18 @@ from models.external.pix_directory.port import PixDirectory, PixKeyInfo
 
 
 class FakePayroll(PayrollPort):
-    """Answers ``margin`` (or raises ``failure``); ``calls`` lists (cpf, attempt)."""
+    """Answers ``margin`` (``answer``, or raises ``failure``); ``calls`` lists (cpf, attempt)."""
 
     def __init__(self, margin: str = "1000.00", failure: PayrollUnavailable | None = None) -> None:
-        self.margin, self.failure = Decimal(margin), failure
+        self.answer = MarginResult(available_margin=Decimal(margin), employer_document="00000000000191")
+        self.failure = failure
         self.calls: list[tuple[str, int]] = []
 
     def query_margin(self, cpf: str, *, attempt: int = 1) -> MarginResult:
         self.calls.append((cpf, attempt))
         if self.failure is not None:
             raise self.failure
-        return MarginResult(available_margin=self.margin, employer_document="00000000000191")
+        return self.answer
 
 
 class FakeCreditEngine(CreditEnginePort):

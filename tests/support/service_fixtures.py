@@ -245,8 +245,9 @@ def configure_partner():
 
 @pytest.fixture
 def new_proposal():
-    """``new_proposal(origin=..., cpf=..., phone=...)``: builders.recorded_proposal."""
-    return builders.recorded_proposal
+    """``new_proposal(origin=..., cpf=..., phone=...)``: builders.contacted_proposal, a new proposal
+    whose first status event (CREATED → TOKEN_SENT, sequence 1) is on its way."""
+    return builders.contacted_proposal
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Real payroll system over HTTP: POST /margin {cpf} -> {available_margin, employer_document, ...}.
+"""Real payroll system over HTTP: POST /margin {cpf} -> {available_margin, employer_document,
+employer_name, admission_date (YYYY-MM-DD), gross_salary}; only available_margin is required.
 
 A 503 with {"auto_retry": true} means the source itself allows an automatic retry; any other
 retryable failure (timeout, refused connection, 5xx) is a plain technical failure.
@@ -6,6 +7,7 @@ retryable failure (timeout, refused connection, 5xx) is a plain technical failur
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 from models.external.http_base import ExternalError, HttpClient
@@ -25,9 +27,30 @@ class HttpPayroll(PayrollPort):
             raise PayrollUnavailable("payroll system unavailable", auto_retry=bool(body.get("auto_retry")))
         try:
             return MarginResult(
-                available_margin=Decimal(str(body["available_margin"])),
-                employer_document=body.get("employer_document"),
-                gross_salary=Decimal(str(body["gross_salary"])) if body.get("gross_salary") else None,
+                available_margin=_amount(body["available_margin"]),
+                employer_document=_text(body.get("employer_document")),
+                employer_name=_text(body.get("employer_name")),
+                admission_date=date.fromisoformat(body["admission_date"]) if body.get("admission_date") else None,
+                gross_salary=_amount(body["gross_salary"]) if body.get("gross_salary") is not None else None,
             )
-        except (KeyError, ArithmeticError) as error:
+        except (KeyError, TypeError, ValueError, ArithmeticError) as error:
             raise PayrollUnavailable(f"payroll system answered an unexpected body ({error})") from None
+
+
+def _amount(value: object) -> Decimal:
+    """An amount in reais: a JSON number or decimal text, finite (NaN and infinities are refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError(f"expected an amount, got {type(value).__name__}")
+    amount = Decimal(str(value))
+    if not amount.is_finite():
+        raise ValueError(f"amount {value!r} is not finite")
+    return amount
+
+
+def _text(value: object) -> str | None:
+    """An optional text field: kept as the system sent it, bounded; anything but text is refused."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, got {type(value).__name__}")
+    return value[:200]

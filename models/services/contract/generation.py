@@ -63,17 +63,25 @@ def latest_contract(proposal_id: str) -> Contract | None:
     )
 
 
+_SLOT_MESSAGES = {
+    "CONTRACT_GENERATION_IN_PROGRESS": "Another contract of this CPF is being generated",
+    "CONTRACT_ALREADY_GENERATED": "Another contract of this CPF was generated and awaits its signature",
+    "CONTRACT_ACTIVE": "The customer already has an active contract with a valid digital signature",
+}
+
+
 def _ensure_no_active_contract(proposal: Proposal) -> None:
-    """409 CONTRACT_ACTIVE when another proposal of the CPF, of any origin, stands in the way
-    (``one_contract``); call with the CPF locked, so two generations cannot both pass."""
-    other = slot_holder(proposal)
-    if other is not None:
+    """409 when another proposal of the CPF, of any origin, stands in the way (``one_contract``),
+    with the code of what it holds (models/domain/contract_slot.py); call with the CPF locked, so two
+    generations cannot both pass."""
+    found = slot_holder(proposal)
+    if found is not None:
+        other, code = found
         raise InvalidTransition(
-            "This CPF already has a contract in progress, awaiting its signature, or signed after this "
-            "proposal's credit analysis",
+            _SLOT_MESSAGES[code],
             current_status=Status(proposal.status),
             trigger=Trigger.START_CONTRACT,
-            error_code="CONTRACT_ACTIVE",
+            error_code=code,
             details={"proposal_id": other.id, "status": other.status},
         )
 

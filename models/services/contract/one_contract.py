@@ -9,7 +9,7 @@ from models.db.analysis import CreditAnalysis
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.clock import now
-from models.domain.contract_slot import CANDIDATE_STATUSES, holds_contract_slot, signed_contract_conflicts
+from models.domain.contract_slot import CANDIDATE_STATUSES, signed_contract_conflicts, slot_refusal
 from models.domain.lifecycles import AnalysisOutcome
 from models.domain.signature import OPEN_SIGNATURE_STATUSES
 
@@ -43,8 +43,9 @@ def _others(proposal: Proposal):
     )
 
 
-def slot_holder(proposal: Proposal) -> Proposal | None:
-    """Another proposal of the CPF that keeps ``proposal`` from getting a contract now (generation)."""
+def slot_holder(proposal: Proposal) -> tuple[Proposal, str] | None:
+    """Another proposal of the CPF that keeps ``proposal`` from getting a contract now (generation),
+    with the 409 error code it answers."""
     approved_at, at = _approved_at(proposal), now()
     for other in _others(proposal):
         contract = _latest_contract(other.id)
@@ -54,12 +55,13 @@ def slot_holder(proposal: Proposal) -> Proposal | None:
             and contract.signature_expires_at > at
             and contract.signature_status in OPEN_SIGNATURE_STATUSES
         )
-        if holds_contract_slot(
+        code = slot_refusal(
             other.status,
             signature_window_open=window_open,
             signed_after_our_analysis=_signed_after(contract, approved_at),
-        ):
-            return other
+        )
+        if code is not None:
+            return other, code
     return None
 
 

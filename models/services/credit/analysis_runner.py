@@ -1,9 +1,11 @@
 """The credit analysis itself (run by the actor): age policy, payroll margin, credit engine, offers.
 
 ``assess`` takes the decision (age, maintenance window, margin, engine) from the ports it is given
-and touches no database; ``run`` claims the analysis, assesses it and writes the outcome. External
-calls happen outside the transaction; the outcome is written only if the analysis is still
-IN_PROGRESS, so a redelivered message changes nothing (actors are idempotent).
+and touches no database; ``run`` claims the analysis, assesses it and writes the outcome with what
+the payroll system answered (``margin_snapshot``: margin, employer, admission date and salary as
+available; null when the system was not asked or did not answer). External calls happen outside
+the transaction; the outcome is written only if the analysis is still IN_PROGRESS, so a
+redelivered message changes nothing (actors are idempotent).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import Decimal
 
 from models.db.analysis import CreditAnalysis
 from models.db.partners import Partner
@@ -55,10 +56,10 @@ def _query_margin(
 
 @dataclass(frozen=True)
 class Rejected:
-    """REJECTED with ``reason`` (the margin is kept when it was read)."""
+    """REJECTED with ``reason``; ``margin`` is the payroll system's answer when it was asked."""
 
     reason: str
-    available_margin: Decimal | None = None
+    margin: MarginResult | None = None
 
 
 @dataclass(frozen=True)
@@ -70,16 +71,19 @@ class PayrollFailed:
 
 @dataclass(frozen=True)
 class EngineFailed:
-    """The credit engine failed technically (CRA-ENG-001, retryable)."""
+    """The credit engine failed technically (CRA-ENG-001, retryable), after the payroll system
+    answered ``margin``."""
 
     message: str
+    margin: MarginResult
 
 
 @dataclass(frozen=True)
 class Approved:
-    """Approved by the engine on ``available_margin``; offers are built from it."""
+    """Approved by the engine on the payroll system's answer ``margin``; offers are built from its
+    available margin."""
 
-    available_margin: Decimal
+    margin: MarginResult
     decision: EngineDecision
 
 
@@ -106,14 +110,14 @@ def assess(
     except PayrollUnavailable as failure:
         return PayrollFailed(failure)
     if margin.available_margin <= 0:
-        return Rejected(NO_AVAILABLE_MARGIN, margin.available_margin)
+        return Rejected(NO_AVAILABLE_MARGIN, margin)
     try:
         decision = credit_engine.evaluate(cpf, margin.available_margin, promotional=promotional)
     except CreditEngineError as error:
-        return EngineFailed(str(error))
+        return EngineFailed(str(error), margin)
     if not decision.approved:
-        return Rejected(decision.rejection_reason or "CREDIT_POLICY", margin.available_margin)
-    return Approved(margin.available_margin, decision)
+        return Rejected(decision.rejection_reason or "CREDIT_POLICY", margin)
+    return Approved(margin, decision)
 
 
 def _claim(analysis_id: str) -> tuple[CreditAnalysis, Proposal] | None:
@@ -158,12 +162,12 @@ def run(
         payroll_window_settings=payroll_window_settings,
     )
     if isinstance(verdict, Rejected):
-        return _reject(analysis, proposal, verdict.reason, available_margin=verdict.available_margin)
+        return _reject(analysis, proposal, verdict.reason, margin=verdict.margin)
     if isinstance(verdict, PayrollFailed):
         return _payroll_failed(analysis, proposal, verdict.failure, credit_settings)
     if isinstance(verdict, EngineFailed):
-        return _fail(analysis, proposal, ENGINE_ERROR_CODE, verdict.message)
-    _approve(analysis, proposal, verdict.available_margin, verdict.decision, credit_settings.pricing)
+        return _fail(analysis, proposal, ENGINE_ERROR_CODE, verdict.message, margin=verdict.margin)
+    _approve(analysis, proposal, verdict.margin, verdict.decision, credit_settings.pricing)
 
 
 def analysis_result(analysis: CreditAnalysis, partner: Partner, margin=None, decision: EngineDecision | None = None):
@@ -181,21 +185,24 @@ def analysis_result(analysis: CreditAnalysis, partner: Partner, margin=None, dec
     )
 
 
-def _approve(analysis, proposal, margin, decision: EngineDecision, pricing_settings: PricingSettings) -> None:
+def _approve(
+    analysis, proposal, margin: MarginResult, decision: EngineDecision, pricing_settings: PricingSettings
+) -> None:
     partner = Partner.get(Partner.code == proposal.origin)
-    result = analysis_result(analysis, partner, margin, decision)
+    result = analysis_result(analysis, partner, margin.available_margin, decision)
     stamp = now()
     terms = pricing(pricing_settings)
     try:
         offers = build_offers(result, terms, proposal.id, stamp)
     except BusinessRuleViolation:  # the margin cannot carry even the smallest loan
-        return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, available_margin=margin)
+        return _reject(analysis, proposal, NO_AVAILABLE_MARGIN, margin=margin)
     limits = credit_limits(result, terms, stamp)
     with unit_of_work():
         if not _finish(
             analysis,
             AnalysisOutcome.APPROVED,
-            available_margin=margin,
+            available_margin=margin.available_margin,
+            margin_snapshot=margin.snapshot(),
             max_loan_amount=limits["maxLoanAmount"],
             max_installments=limits["maxInstallments"],
             max_monthly_payment=limits["maxMonthlyPayment"],
@@ -213,15 +220,23 @@ def _approve(analysis, proposal, margin, decision: EngineDecision, pricing_setti
         move(proposal, Trigger.OFFERS_STORED, source="actor")
 
 
-def _reject(analysis, proposal, reason: str, available_margin=None) -> None:
+def _reject(analysis, proposal, reason: str, *, margin: MarginResult | None = None) -> None:
     with unit_of_work():
-        if not _finish(analysis, AnalysisOutcome.REJECTED, rejection_reason=reason, available_margin=available_margin):
+        if not _finish(
+            analysis,
+            AnalysisOutcome.REJECTED,
+            rejection_reason=reason,
+            available_margin=margin.available_margin if margin else None,
+            margin_snapshot=margin.snapshot() if margin else None,
+        ):
             return
         Proposal.update(rejection_reason=reason).where(Proposal.id == proposal.id).execute()
         move(proposal, Trigger.ANALYSIS_REJECTED, source="actor", details={"rejection_reason": reason})
 
 
-def _fail(analysis, proposal, code: str, reason: str, *, retryable: bool = True) -> None:
+def _fail(
+    analysis, proposal, code: str, reason: str, *, retryable: bool = True, margin: MarginResult | None = None
+) -> None:
     log.warning("credit analysis %s failed: %s", analysis.id, code)
     with unit_of_work():
         if not _finish(
@@ -229,6 +244,7 @@ def _fail(analysis, proposal, code: str, reason: str, *, retryable: bool = True)
             AnalysisOutcome.FAILED,
             error_code=code,
             retryable=retryable,
+            margin_snapshot=margin.snapshot() if margin else None,
             engine_result={"failure": reason[:300]},
         ):
             return

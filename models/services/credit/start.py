@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from models.db.contracts import Contract
 from models.db.partners import Partner
 from models.db.proposals import Proposal
-from models.domain.clock import now
 from models.domain.errors import DomainError
-from models.domain.lifecycles import ContractStatus
-from models.domain.signature import OPEN_SIGNATURE_STATUSES
 from models.domain.start_decision import BLOCK, CREATE, CustomerHistory, ProposalSnapshot, decide_start
 from models.domain.statuses import CONTRACT_IN_FORCE_STATUSES, Status
 from models.external.collections import CollectionsPort, CollectionsUnavailable
@@ -34,31 +30,10 @@ class StartBlocked(DomainError):
 
 
 def _snapshots(cpf: str) -> list[ProposalSnapshot]:
-    proposals = list(Proposal.select().where(Proposal.cpf == cpf).order_by(Proposal.created_at.desc()))
-    contracts: dict[str, list[Contract]] = {}
-    for contract in Contract.select().where(Contract.cpf == cpf):
-        contracts.setdefault(contract.proposal_id, []).append(contract)
-    at = now()
-    snapshots = []
-    for proposal in proposals:
-        own = contracts.get(proposal.id, [])
-        valid_signature = any(
-            c.signature_expires_at is not None
-            and c.signature_expires_at > at
-            and c.signature_status in OPEN_SIGNATURE_STATUSES
-            for c in own
-        )
-        generated = any(c.pdf_path or c.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS for c in own)
-        snapshots.append(
-            ProposalSnapshot(
-                proposal.id,
-                Status(proposal.status),
-                proposal.origin,
-                has_valid_signature=valid_signature,
-                has_generated_contract=generated,
-            )
-        )
-    return snapshots
+    """Every proposal of the CPF, of every origin, newest first: the decision needs only their
+    statuses (a contract abandoned by the watchdog left its proposal in BANK_DATA_SUBMITTED)."""
+    proposals = Proposal.select().where(Proposal.cpf == cpf).order_by(Proposal.created_at.desc())
+    return [ProposalSnapshot(p.id, Status(p.status), p.origin) for p in proposals]
 
 
 def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner, collections: CollectionsPort) -> int:

@@ -65,8 +65,14 @@ def move(
 
 
 def record_creation(proposal: Proposal, *, source: str = "http") -> StatusChange:
-    """First history row of a new proposal (CREATED); emits the event like any other change."""
-    change = StatusChange.create(
+    """First history row of a new proposal (CREATED, no previous status).
+
+    It is history only, never a status-change event: the spec sends the webhook "whenever a
+    proposal status changes" with ``old_status`` a status, and a creation changes none (the
+    partner has the proposal from the 201 of POST /proposals/start). The first event is the
+    first change (``X-Event-Sequence`` 1).
+    """
+    return StatusChange.create(
         proposal=proposal.id,
         sequence=proposal.status_sequence,
         old_status=None,
@@ -76,5 +82,3 @@ def record_creation(proposal: Proposal, *, source: str = "http") -> StatusChange
         request_id=current_request_id(),
         changed_at=proposal.created_at,
     )
-    enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
-    return change

@@ -1,12 +1,18 @@
 """Customer-level reads: contracts of the origin, available loan amount, summary.
 
-Available loan amount (decision on the spec's computation):
+Available loan amount (decision on the spec's computation, README "Choices where the spec is
+open"; the spec: "the maximum limit recorded at the last approved analysis ... minus the amounts of
+all contracts disbursed after that approval, across all origins; floor at zero"):
 * base: the last APPROVED credit analysis of the CPF made for the token's origin; its limit is
   ``promotional_pod_limit_max`` when that analysis was promotional (and the value was recorded),
-  ``pod_limit_max`` otherwise. The base is origin-scoped so another partner learns nothing about an
-  analysis it did not run (it gets 204).
+  ``pod_limit_max`` otherwise. "Across all origins" qualifies the disbursed contracts, not the
+  analysis: another origin's analysis would tell the caller that the origin analysed the CPF, when,
+  and the limit its engine granted, so an origin without an approval of its own gets 204 ("no
+  approved credit analysis") whatever other origins did.
 * minus the ``principal_amount`` of every contract of the CPF, at ANY origin, whose disbursement
-  was paid after that approval (the same payroll margin backs every partner's loan);
+  was paid after that approval (the spec's words: the same payroll margin backs every partner's
+  loan). This is an aggregate with no id, origin or date, and it tells no more than the payroll
+  system's margin, which every endorsed loan lowers for whoever analyses the CPF next;
 * floored at zero.
 The limit choice and the subtraction are the domain's (``models.domain.credit_limit``), shared with
 the offers' amount cap.
@@ -66,7 +72,8 @@ class AvailableAmount:
 
 
 def available_loan_amount(cpf: str, origin: str) -> AvailableAmount | None:
-    """None when the origin has no approved analysis of the CPF (the route answers 204)."""
+    """The origin's last approved limit for the CPF less what every origin disbursed since; None when
+    the origin has no approved analysis of the CPF (the route answers 204)."""
     analysis = (
         CreditAnalysis.select()
         .where(

@@ -3,9 +3,15 @@
 Views return plain dicts of data (Decimal amounts, datetimes, dates, the selected Offer row); the
 response schemas (schemas/queries.py, schemas/fields.py) give them their wire format.
 
-Masking decision: the disbursement account number and the Pix key are shown with only their last
-four characters (``****5678``): the partner already holds the full values, and listings are a bulk
-exposure path. Bank code, branch and account type stay readable for support conversations.
+Listing fields (README "Choices where the spec is open"):
+
+* ``agency`` is the spec's "branch": the branch number as submitted (``bank_branch``); its optional
+  digit is in the detail's banking data (``bank_branch_digit``).
+* ``account`` is the account masked to its last four digits, with its check digit
+  (``****5678-9``), and the detail masks the Pix key the same way (``****5678``): the partner
+  already holds the full values it submitted, and a listing (up to 100 proposals a page, each with
+  CPF and name) is a bulk exposure path for anyone holding a leaked token. Bank code, branch and
+  account type stay readable for support conversations.
 """
 
 from __future__ import annotations
@@ -21,13 +27,6 @@ def mask_tail(value: str | None, visible: int = 4) -> str | None:
         return value
     tail = value[-visible:] if len(value) > visible else value[-1:]
     return "*" * max(4, len(value) - len(tail)) + tail
-
-
-def agency_of(proposal: Proposal) -> str | None:
-    if not proposal.bank_branch:
-        return None
-    digit = proposal.bank_branch_digit
-    return f"{proposal.bank_branch}-{digit}" if digit else proposal.bank_branch
 
 
 def masked_account(proposal: Proposal) -> str | None:
@@ -65,7 +64,7 @@ def proposal_item(proposal: Proposal, selected: Offer | None) -> dict:
         "status": proposal.status,
         "status_detail": detail_of(proposal.status),
         "bank_code": proposal.bank_code,
-        "agency": agency_of(proposal),
+        "agency": proposal.bank_branch,
         "account": masked_account(proposal),
         "account_type": proposal.account_type,
         "origin": proposal.origin,

@@ -14,8 +14,15 @@ from models.domain.lifecycles import FINAL_DELIVERY_STATUSES
 EVENT_TYPE = "proposal.status.changed"
 
 
+# Every change but the creation is announced (proposal_status.record_creation): the creation has
+# no previous status, and the spec types ``status_change.old_status`` as a status.
+ANNOUNCED = StatusChange.old_status.is_null(False)
+
+
 def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> dict:
-    """Exactly the spec's fields; ``timestamp`` and ``updated_at`` are the time of the change."""
+    """Exactly the spec's fields, every one a string; ``timestamp`` and ``updated_at`` are the time
+    of the change. ``phone`` is empty (never null) for a proposal whose customer never gave one:
+    only a proposal that leaves CREATED without the contact step (it expires)."""
     return {
         "origin": {"code": partner.code, "name": partner.name},
         "timestamp": isoformat_z(change.changed_at),
@@ -23,7 +30,7 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
         "proposal_id": proposal.id,
         "proposal_data": {
             "cpf": proposal.cpf,
-            "phone": proposal.phone,
+            "phone": proposal.phone or "",
             "created_at": isoformat_z(proposal.created_at),
             "updated_at": isoformat_z(change.changed_at),
         },
@@ -82,8 +89,8 @@ def record_event(status_change_id: int) -> WebhookDelivery | None:
 
 
 def earlier_pending(delivery: WebhookDelivery) -> bool:
-    """True while a change of the same proposal with a lower sequence has no final delivery yet
-    (its message may not even have run: the change row is what counts). One query."""
+    """True while an announced change of the same proposal with a lower sequence has no final
+    delivery yet (its message may not even have run: the change row is what counts). One query."""
     final = WebhookDelivery.select(WebhookDelivery.id).where(
         WebhookDelivery.kind == "status",
         WebhookDelivery.proposal_id == delivery.proposal_id,
@@ -95,6 +102,7 @@ def earlier_pending(delivery: WebhookDelivery) -> bool:
         .where(
             StatusChange.proposal == delivery.proposal_id,
             StatusChange.sequence < delivery.sequence,
+            ANNOUNCED,
             ~peewee.fn.EXISTS(final),
         )
         .exists()

@@ -35,14 +35,22 @@ def _start_and_contact(client, auth, drain):
 def test_each_request_id_reaches_the_actor_lines_it_caused(client, auth, drain):
     with captured_logs() as handler:
         proposal_id = _start_and_contact(client, auth, drain)
+        sms_code = client.get(f"/v1/sandbox/messages?phone=%2B{PHONE[1:]}", headers=auth()).get_json()[0]["token"]
+        client.post(
+            f"/v1/proposals/{proposal_id}/contact/validate-token",
+            headers={**auth(), "X-Request-Id": "req-validate-03"},
+            json={"token": sms_code, "phone": PHONE},
+        )
+        drain()
     actor_lines = [e for e in handler.entries() if e.get("actor") and e.get("proposal_id", proposal_id) == proposal_id]
     by_request = {}
     for entry in actor_lines:
         by_request.setdefault(entry.get("request_id"), set()).add(entry["actor"])
-    # Both requests caused a status event; each event's actor lines carry its own request's id
-    assert set(by_request) == {"req-start-01", "req-contact-02"}
-    assert "deliver_status_change" in by_request["req-start-01"]
+    # The contact and the validation each caused a status event (the start's creation is history,
+    # not an event); each event's actor lines carry its own request's id
+    assert set(by_request) == {"req-contact-02", "req-validate-03"}
     assert "deliver_status_change" in by_request["req-contact-02"]
+    assert "deliver_status_change" in by_request["req-validate-03"]
 
 
 def test_no_sensitive_value_in_any_log_line_of_the_journey(client, auth, drain, token_for):

@@ -78,7 +78,8 @@ def test_business_figures_are_cached_between_scrapes(monkeypatch):
 
 
 def test_actor_metrics_count_processed_messages(client, broker, drain):
-    from models.services.platform.proposal_status import record_creation
+    from models.domain.status_machine import Trigger
+    from models.services.platform.proposal_status import move
     from models.services.platform.unit_of_work import unit_of_work
 
     proposal = Proposal.create(
@@ -94,7 +95,7 @@ def test_actor_metrics_count_processed_messages(client, broker, drain):
     sample = f'consignado_actor_messages_total{{actor="deliver_status_change",outcome="ok",queue="{queue}"}}'
     start = _value(text, sample) if sample in text else 0.0
     with unit_of_work():
-        record_creation(proposal)
+        move(proposal, Trigger.SEND_CONTACT)  # one status event: one deliver_status_change message
     drain()
     text = _scrape(client)
     assert _value(text, sample) == start + 1

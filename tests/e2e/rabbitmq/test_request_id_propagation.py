@@ -35,7 +35,8 @@ def probe_client(app, probe_actors):
     import app as composition
     from models.db.proposals import Proposal
     from models.domain.clock import now
-    from models.services.platform.proposal_status import record_creation
+    from models.domain.status_machine import Trigger
+    from models.services.platform.proposal_status import move, record_creation
     from models.services.platform.unit_of_work import enqueue, unit_of_work
 
     probe_app = composition.create_app()
@@ -53,6 +54,7 @@ def probe_client(app, probe_actors):
                 status="CREATED",
             )
             record_creation(proposal)
+            move(proposal, Trigger.SEND_CONTACT)  # its status event: a deliver_status_change message
             enqueue("request_id_probe_first", proposal.id)
         return {"proposal_id": proposal.id}, 201
 

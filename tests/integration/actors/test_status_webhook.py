@@ -15,11 +15,13 @@ from models.domain.status_machine import Trigger
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.webhooks.deliveries import DUE_TOLERANCE
+from tests.builders import recorded_proposal
 
 
-def _send_contact(proposal: Proposal) -> None:
+def _move(proposal: Proposal, *triggers: Trigger) -> None:
     with unit_of_work():
-        move(proposal, Trigger.SEND_CONTACT, source="http")
+        for trigger in triggers:
+            move(proposal, trigger, source="http")
 
 
 def _expected_body(proposal: Proposal, old, new, changed_at) -> dict:
@@ -47,16 +49,16 @@ def test_every_status_change_is_posted_with_the_spec_body_in_order(receiver, con
     # Given partner A has a webhook URL and no auth
     hook = receiver()
     configure_partner(webhook_url=hook.url())
-    # When a proposal is created and moves to TOKEN_SENT
+    # When a proposal moves to TOKEN_SENT, then to TOKEN_VALIDATED
     proposal = new_proposal()
-    _send_contact(proposal)
+    _move(proposal, Trigger.VALIDATE_TOKEN)
     drain()
     # Then both events arrive, in order, with exactly the spec's body
     bodies = [json.loads(r.body) for r in hook.received]
     changes = list(proposal.status_changes.order_by(Proposal.status_changes.rel_model.sequence))
     assert bodies == [
-        _expected_body(proposal, None, "CREATED", _iso(changes[0].changed_at)),
         _expected_body(proposal, "CREATED", "TOKEN_SENT", _iso(changes[1].changed_at)),
+        _expected_body(proposal, "TOKEN_SENT", "TOKEN_VALIDATED", _iso(changes[2].changed_at)),
     ]
     assert list(json.loads(hook.received[0].body)) == [
         "origin",
@@ -68,13 +70,42 @@ def test_every_status_change_is_posted_with_the_spec_body_in_order(receiver, con
     ]
 
 
+def test_the_creation_is_history_not_an_event(receiver, configure_partner, drain):
+    """Spec, Events: the webhook is "sent ... whenever a proposal status changes", with
+    "status_change.old_status, status_change.new_status | string, a proposal status". A creation
+    changes no status (there is no old one): it is recorded, not sent."""
+    hook = receiver()
+    configure_partner(webhook_url=hook.url())
+    proposal = recorded_proposal()
+    drain()
+    assert [c.new_status for c in proposal.status_changes] == ["CREATED"]
+    assert (hook.received, WebhookDelivery.select().count()) == ([], 0)
+
+
+def test_a_change_before_any_contact_sends_the_phone_as_an_empty_string(receiver, configure_partner, drain):
+    """Spec, Events: "proposal_data.phone | string, `+55...`". A proposal that leaves CREATED
+    without the contact step has no phone: the field is an empty string, never null."""
+    hook = receiver()
+    configure_partner(webhook_url=hook.url())
+    proposal = recorded_proposal(phone=None)
+    _move(proposal, Trigger.PROPOSAL_EXPIRED)
+    drain()
+    (request,) = hook.received
+    body = json.loads(request.body)
+    assert (body["proposal_data"]["phone"], body["status_change"]) == (
+        "",
+        {"old_status": "CREATED", "new_status": "EXPIRED"},
+    )
+    assert request.headers["X-Event-Sequence"] == "1"
+
+
 def test_headers_without_auth_carry_environment_request_id_sequence_and_signature(
     receiver, configure_partner, new_proposal, drain
 ):
     # Given partner A with auth mode none
     hook = receiver()
     configure_partner(webhook_url=hook.url(), webhook_auth_mode="none")
-    # When its proposal is created
+    # When its proposal changes status for the first time
     new_proposal()
     drain()
     # Then the headers are the spec's plus sequence and a valid signature, and no credentials
@@ -82,7 +113,7 @@ def test_headers_without_auth_carry_environment_request_id_sequence_and_signatur
     assert headers["Content-Type"] == "application/json"
     assert headers["X-Environment"] == runtime.current().settings.credential_environment == "staging"
     assert len(headers["X-Request-Id"]) == 32
-    assert headers["X-Event-Sequence"] == "0"
+    assert headers["X-Event-Sequence"] == "1"
     assert "Authorization" not in headers and "x-api-key" not in {k.lower() for k in headers}
     t, v1 = (part.split("=", 1)[1] for part in headers["X-Signature"].split(","))
     secret = Partner.get(Partner.code == "PARTNER_A").webhook_signing_secret
@@ -134,7 +165,7 @@ def test_each_attempt_has_its_own_request_id(receiver, configure_partner, new_pr
 
 def test_partner_without_url_gets_a_skipped_delivery(new_proposal, drain):
     # Given partner A has no webhook URL (the seeded default)
-    # When a proposal is created
+    # When a proposal changes status
     proposal = new_proposal()
     drain()
     # Then the event is recorded as SKIPPED with no attempt
@@ -188,13 +219,11 @@ def test_a_later_event_waits_while_an_earlier_one_is_retried(receiver, configure
     # Given an endpoint that fails the first two requests
     hook = receiver(script=[500, 500])
     configure_partner(webhook_url=hook.url())
-    # When two changes of one proposal are committed together
+    # When two more changes of one proposal are committed together
     proposal = new_proposal()
-    _send_contact(proposal)
-    with unit_of_work():
-        move(proposal, Trigger.VALIDATE_TOKEN, source="http")
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
     drain()
     # Then the partner sees every attempt of an event before the next event
     statuses = [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
-    assert statuses == ["CREATED", "CREATED", "CREATED", "TOKEN_SENT", "TOKEN_VALIDATED"]
-    assert [r.headers["X-Event-Sequence"] for r in hook.received][-3:] == ["0", "1", "2"]
+    assert statuses == ["TOKEN_SENT", "TOKEN_SENT", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS"]
+    assert [r.headers["X-Event-Sequence"] for r in hook.received][-3:] == ["1", "2", "3"]

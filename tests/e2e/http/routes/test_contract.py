@@ -328,3 +328,14 @@ def test_a_signed_version_not_stored_at_signing_is_written_on_first_request(
     assert response.headers["X-Contract-Version"] == "signed"
     assert row.signature_evidence["process_id"] in page_strings(response.data)[-1]
     assert Contract.get_by_id(row.id).signed_pdf_path is not None
+
+
+def test_has_original_document_says_the_unsigned_original_is_stored(client, auth, drain, ready):
+    """Spec, Contract data: "has_original_document | boolean". Fixed by the product (README, "Choices
+    where the spec is open"): the 201 comes once the unsigned original is stored, so it is true, and
+    the original is there to download."""
+    body = post(client, auth, ready.id).json
+    assert body["has_original_document"] is True
+    original = client.get(f"/v1/proposals/{ready.id}/contract/document?version=original", headers=auth())
+    assert (original.status_code, original.headers["X-Contract-Version"]) == (200, "original")
+    assert original.data.startswith(b"%PDF")

@@ -122,6 +122,8 @@ def test_available_amount_is_the_approved_limit_when_nothing_was_disbursed(clien
 
 
 def test_available_amount_subtracts_contracts_disbursed_after_approval_at_any_origin(client, auth):
+    """Spec, available-loan-amount: "minus the amounts of all contracts disbursed after that approval,
+    across all origins"."""
     # Given PARTNER_A's approval, then disbursements at A and at B, and one at B before the approval
     a = f.analysis(f.proposal(cpf=CPF))
     disbursed_contract("PARTNER_A", "2500.00", a.approved_at + timedelta(hours=1))
@@ -188,11 +190,24 @@ def test_no_approved_analysis_is_204_with_an_empty_body(client, auth):
 
 
 def test_another_origins_approval_is_not_a_base(client, auth):
+    """Spec: "204 with empty body when the CPF has no approved credit analysis"; the base is "the
+    last approved analysis" of the caller's origin: another origin's would reveal that it analysed
+    the CPF, when, and its limit (README, "Choices where the spec is open")."""
     # Given an approval at PARTNER_A only
     f.analysis(f.proposal(cpf=CPF, origin="PARTNER_A"))
     # When PARTNER_B asks, Then 204 (B learns nothing about A's analysis)
     response = client.get(amount_url(), headers=auth("PARTNER_B"))
     assert response.status_code == 204 and response.data == b""
+
+
+def test_the_base_is_the_callers_last_approval_even_when_another_origin_approved_later(client, auth):
+    # Given PARTNER_B's approval (R$ 8,000), then a later one at PARTNER_A (R$ 10,000)
+    mine = f.analysis(f.proposal(cpf=CPF, origin="PARTNER_B"), pod_limit_max=Decimal("8000.00"))
+    f.analysis(f.proposal(cpf=CPF, origin="PARTNER_A"), approved_at=mine.approved_at + timedelta(days=1))
+    # When PARTNER_B asks
+    body = client.get(amount_url(), headers=auth("PARTNER_B")).get_json()
+    # Then its own limit and approval time: nothing of A's analysis shows
+    assert (body["available_loan_amount"], body["approved_at"]) == (8000.0, "2026-05-11T15:00:09.000Z")
 
 
 def test_summary_collects_email_amount_and_contracts(client, auth):

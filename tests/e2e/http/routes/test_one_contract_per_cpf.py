@@ -35,18 +35,22 @@ def post_contract(client, auth, proposal: Proposal):
     return client.post(f"/v1/proposals/{proposal.id}/contract/async", json={}, headers=auth(proposal.origin))
 
 
-@pytest.mark.parametrize("status", ["CONTRACT_GENERATION_IN_PROGRESS", "SIGNED", "ERROR", "ANALYSIS_APPROVED"])
-def test_a_contract_in_progress_or_signed_at_another_origin_blocks_generation(client, auth, business_day, status):
+@pytest.mark.parametrize(
+    "status,code",
+    [
+        ("CONTRACT_GENERATION_IN_PROGRESS", "CONTRACT_GENERATION_IN_PROGRESS"),
+        ("SIGNED", "CONTRACT_ACTIVE"),
+        ("ERROR", "CONTRACT_ACTIVE"),
+        ("ANALYSIS_APPROVED", "CONTRACT_ACTIVE"),
+    ],
+)
+def test_a_contract_in_progress_or_signed_at_another_origin_blocks_generation(client, auth, business_day, status, code):
     holder = ready("PARTNER_B")
     Proposal.update(status=status).where(Proposal.id == holder.id).execute()
     response = post_contract(client, auth, ready("PARTNER_A"))
     assert response.status_code == 409
     details = response.json["details"]
-    assert (response.json["errorCode"], details["proposal_id"], details["status"]) == (
-        "CONTRACT_ACTIVE",
-        holder.id,
-        status,
-    )
+    assert (response.json["errorCode"], details["proposal_id"], details["status"]) == (code, holder.id, status)
 
 
 def test_a_contract_awaiting_signature_blocks_generation_while_its_window_is_open(client, auth, drain, business_day):
@@ -55,7 +59,10 @@ def test_a_contract_awaiting_signature_blocks_generation_while_its_window_is_ope
     deadline = to_utc(Contract.get_by_id(contract["contract_id"]).signature_expires_at)
     with freezegun.freeze_time(deadline - timedelta(seconds=1)):
         response = post_contract(client, auth, second)
-        assert (response.json["errorCode"], response.json["details"]["proposal_id"]) == ("CONTRACT_ACTIVE", holder.id)
+        assert (response.json["errorCode"], response.json["details"]["proposal_id"]) == (
+            "CONTRACT_ALREADY_GENERATED",
+            holder.id,
+        )
     # At the deadline the first can no longer be signed, so it no longer holds the CPF.
     with freezegun.freeze_time(deadline):
         assert post_contract(client, auth, second).status_code == 202
@@ -88,7 +95,9 @@ def test_simultaneous_generations_for_one_cpf_at_two_origins_make_one_contract(c
         thread.join(30)
     codes = sorted(answer.status_code for answer in answers.values())
     assert codes == [202, 409]
-    assert [a.json["errorCode"] for a in answers.values() if a.status_code == 409] == ["CONTRACT_ACTIVE"]
+    assert [a.json["errorCode"] for a in answers.values() if a.status_code == 409] == [
+        "CONTRACT_GENERATION_IN_PROGRESS"
+    ]
     assert Contract.select().where(Contract.cpf == CPF).count() == 1
 
 

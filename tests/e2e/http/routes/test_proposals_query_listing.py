@@ -19,6 +19,8 @@ def at(text: str) -> datetime:
 
 
 def test_item_has_exactly_the_spec_fields(client, auth):
+    """Spec, Proposal (as listed): "agency | string | branch"; "account | string" (masked: README,
+    "Choices where the spec is open")."""
     # Given a proposal with banking data and a selected offer
     p = f.proposal(
         path=("TOKEN_SENT",),
@@ -54,7 +56,7 @@ def test_item_has_exactly_the_spec_fields(client, auth):
                 "order": 2,
             },
             "bank_code": "001",
-            "agency": "1234-5",
+            "agency": "1234",
             "account": "****5678-9",
             "account_type": "checking",
             "origin": "PARTNER_A",

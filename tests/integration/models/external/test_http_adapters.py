@@ -49,6 +49,54 @@ def test_payroll_margin_is_read(simulator, http_client):
     assert simulator.requests[0] == {"method": "POST", "path": "/margin", "body": {"cpf": "52998224725"}}
 
 
+def test_payroll_employment_data_is_read_as_far_as_given(simulator, http_client):
+    simulator.script = [
+        (
+            200,
+            {
+                "available_margin": 812.4,
+                "employer_document": "00000000000191",
+                "employer_name": "ACME LTDA",
+                "admission_date": "2019-08-01",
+                "gross_salary": "4200.00",
+            },
+        ),
+        (200, {"available_margin": "812.40"}),
+    ]
+    full, bare = HttpPayroll(http_client).query_margin("52998224725"), HttpPayroll(http_client).query_margin("1")
+    assert full.snapshot() == {
+        "available_margin": "812.40",
+        "employer_document": "00000000000191",
+        "employer_name": "ACME LTDA",
+        "admission_date": "2019-08-01",
+        "gross_salary": "4200.00",
+    }
+    assert bare.snapshot() == {
+        "available_margin": "812.40",
+        "employer_document": None,
+        "employer_name": None,
+        "admission_date": None,
+        "gross_salary": None,
+    }
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"available_margin": "NaN"},
+        {"available_margin": True},
+        {"available_margin": "800.00", "admission_date": "01/08/2019"},
+        {"available_margin": "800.00", "employer_name": {"name": "ACME"}},
+        {"available_margin": "800.00", "gross_salary": "Infinity"},
+    ],
+)
+def test_payroll_answer_out_of_shape_is_a_technical_failure(simulator, http_client, body):
+    simulator.script = [(200, body)]
+    with pytest.raises(PayrollUnavailable, match="unexpected body") as raised:
+        HttpPayroll(http_client).query_margin("52998224725")
+    assert raised.value.auto_retry is False
+
+
 def test_payroll_unavailable_with_automatic_retry(simulator, http_client):
     simulator.script = [(200, {"status": "UNAVAILABLE", "auto_retry": True})]
     with pytest.raises(PayrollUnavailable) as raised:

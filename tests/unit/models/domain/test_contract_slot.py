@@ -1,8 +1,11 @@
-"""One active contract per CPF: which other proposal keeps a contract from being made or signed."""
+"""One active contract per CPF: which other proposal keeps a contract from being made or signed,
+and the contract route's 409 code it answers (one meaning each, spec: "CONTRACT_ACTIVE: active
+contract with valid digital signature"; "CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED
+... as named")."""
 
 import pytest
 
-from models.domain.contract_slot import CANDIDATE_STATUSES, holds_contract_slot, signed_contract_conflicts
+from models.domain.contract_slot import CANDIDATE_STATUSES, signed_contract_conflicts, slot_refusal
 from models.domain.statuses import FINAL_STATUSES, PRE_CONTRACT_STATUSES, SIGNED_UNSETTLED_STATUSES, Status
 
 S = Status
@@ -10,25 +13,37 @@ S = Status
 
 @pytest.mark.parametrize("window_open", [True, False])
 @pytest.mark.parametrize("signed_after", [True, False])
-def test_a_contract_being_generated_or_signed_and_unsettled_always_holds_the_slot(window_open, signed_after):
-    for status in (S.CONTRACT_GENERATION_IN_PROGRESS, *SIGNED_UNSETTLED_STATUSES):
-        assert holds_contract_slot(status, signature_window_open=window_open, signed_after_our_analysis=signed_after)
+def test_a_contract_being_generated_is_generation_in_progress(window_open, signed_after):
+    code = slot_refusal(
+        S.CONTRACT_GENERATION_IN_PROGRESS, signature_window_open=window_open, signed_after_our_analysis=signed_after
+    )
+    assert code == "CONTRACT_GENERATION_IN_PROGRESS"
+
+
+@pytest.mark.parametrize("window_open", [True, False])
+@pytest.mark.parametrize("signed_after", [True, False])
+def test_a_signed_unsettled_contract_is_an_active_contract(window_open, signed_after):
+    for status in SIGNED_UNSETTLED_STATUSES:
+        code = slot_refusal(status, signature_window_open=window_open, signed_after_our_analysis=signed_after)
+        assert code == "CONTRACT_ACTIVE"
 
 
 @pytest.mark.parametrize("status", [S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE])
-def test_a_signable_contract_holds_the_slot_only_while_its_window_is_open(status):
-    assert holds_contract_slot(status, signature_window_open=True, signed_after_our_analysis=False)
-    assert not holds_contract_slot(status, signature_window_open=False, signed_after_our_analysis=True)
+def test_a_signable_contract_is_already_generated_only_while_its_window_is_open(status):
+    assert slot_refusal(status, signature_window_open=True, signed_after_our_analysis=False) == (
+        "CONTRACT_ALREADY_GENERATED"
+    )
+    assert slot_refusal(status, signature_window_open=False, signed_after_our_analysis=True) is None
 
 
 def test_a_disbursed_contract_counts_only_when_signed_after_our_analysis():
-    assert holds_contract_slot(S.DISBURSED, signature_window_open=False, signed_after_our_analysis=True)
-    assert not holds_contract_slot(S.DISBURSED, signature_window_open=False, signed_after_our_analysis=False)
+    assert slot_refusal(S.DISBURSED, signature_window_open=False, signed_after_our_analysis=True) == "CONTRACT_ACTIVE"
+    assert slot_refusal(S.DISBURSED, signature_window_open=False, signed_after_our_analysis=False) is None
 
 
 @pytest.mark.parametrize("status", sorted(FINAL_STATUSES | PRE_CONTRACT_STATUSES))
-def test_closed_proposals_and_proposals_without_a_contract_never_hold_it(status):
-    assert not holds_contract_slot(status, signature_window_open=True, signed_after_our_analysis=True)
+def test_closed_proposals_and_proposals_without_a_contract_never_refuse(status):
+    assert slot_refusal(status, signature_window_open=True, signed_after_our_analysis=True) is None
     assert status not in CANDIDATE_STATUSES
 
 

@@ -2,15 +2,30 @@
 
 import pytest
 
-from models.domain.start_decision import BLOCK, CREATE, RETURN_EXISTING, CustomerHistory, ProposalSnapshot, decide_start
-from models.domain.statuses import ACTIVE_STATUSES, ASYNC_PROCESSING_STATUSES, Status
+from models.domain.start_decision import (
+    BLOCK,
+    CREATE,
+    RETURN_EXISTING,
+    CustomerHistory,
+    ProposalSnapshot,
+    StartDecision,
+    decide_start,
+)
+from models.domain.statuses import (
+    ACTIVE_STATUSES,
+    ASYNC_PROCESSING_STATUSES,
+    CONTRACT_PENDING_SIGNATURE,
+    SIGNED_UNSETTLED_STATUSES,
+    Status,
+    holds_active_contract,
+)
 
 S = Status
 ME, OTHER = "partner-a", "partner-b"
 
 
-def snap(id_, status, origin=ME, **kwargs):
-    return ProposalSnapshot(id_, status, origin, **kwargs)
+def snap(id_, status, origin=ME):
+    return ProposalSnapshot(id_, status, origin)
 
 
 def decide(*proposals, recontracting=False, overdue=0, origin=ME):
@@ -51,30 +66,35 @@ def test_async_processing_blocks_for_any_origin(status, origin):
     assert_block(decide(snap("x", status, origin)), "PROPOSAL_PROCESSING_IN_PROGRESS", "x", status)
 
 
-def test_awaiting_signature_with_valid_window_is_contract_active():
-    decision = decide(snap("c", S.CONTRACT_GENERATED), snap("s", S.AWAITING_SIGNATURE, OTHER, has_valid_signature=True))
-    assert_block(decision, "CONTRACT_ACTIVE", "s", S.AWAITING_SIGNATURE)
+@pytest.mark.parametrize("status", sorted(CONTRACT_PENDING_SIGNATURE))
+@pytest.mark.parametrize("origin", [ME, OTHER])
+def test_a_generated_contract_awaiting_its_signature_exists(status, origin):
+    # Spec, 409 codes of POST /proposals/start: "CONTRACT_EXISTS | contract already generated for
+    # the CPF". Not yet signed, it holds no "valid digital signature": never CONTRACT_ACTIVE.
+    assert_block(decide(snap("c", status, origin), recontracting=True), "CONTRACT_EXISTS", "c", status)
 
 
-@pytest.mark.parametrize(
-    "proposal",
-    [
-        snap("c", S.CONTRACT_GENERATED),
-        snap("c", S.AWAITING_SIGNATURE, has_valid_signature=False),
-        snap("c", S.BANK_DATA_SUBMITTED, OTHER, has_generated_contract=True),
-    ],
-)
-def test_generated_contract_exists(proposal):
-    assert_block(decide(proposal), "CONTRACT_EXISTS", "c", proposal.status)
+def test_a_contract_the_watchdog_abandoned_is_no_contract():
+    # Spec: CONTRACT_EXISTS is a "contract already generated"; the watchdog put the proposal back
+    # in BANK_DATA_SUBMITTED with its generation never finished.
+    assert decide(snap("c", S.BANK_DATA_SUBMITTED, OTHER)).action == CREATE
+    assert decide(snap("c", S.BANK_DATA_SUBMITTED)) == StartDecision(RETURN_EXISTING, existing_id="c")
 
 
-def test_generated_contract_flag_ignored_once_closed():
-    assert decide(snap("c", S.EXPIRED, has_generated_contract=True)).action == CREATE
+@pytest.mark.parametrize("status", [S.SIGNED, S.ERROR])
+@pytest.mark.parametrize("origin", [ME, OTHER])
+def test_a_signed_unsettled_contract_is_contract_active_when_recontracting_is_on(status, origin):
+    # Spec, 409 codes of POST /proposals/start: "CONTRACT_ACTIVE | active contract with valid
+    # digital signature for the CPF" (holds_active_contract, as POST contract decides it).
+    decision = decide(snap("old", S.EXPIRED), snap("s", status, origin), recontracting=True, overdue=10)
+    assert_block(decision, "CONTRACT_ACTIVE", "s", status)
 
 
-@pytest.mark.parametrize(
-    "status", sorted(ACTIVE_STATUSES - ASYNC_PROCESSING_STATUSES - {S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE})
-)
+def test_contract_active_is_the_family_post_contract_refuses_with():
+    assert {s for s in Status if holds_active_contract(s)} == SIGNED_UNSETTLED_STATUSES
+
+
+@pytest.mark.parametrize("status", sorted(ACTIVE_STATUSES - ASYNC_PROCESSING_STATUSES - CONTRACT_PENDING_SIGNATURE))
 def test_active_proposal_of_same_origin_is_returned(status):
     decision = decide(snap("old", S.EXPIRED), snap("mine", status), snap("theirs", S.TOKEN_SENT, OTHER))
     assert decision.action == RETURN_EXISTING and decision.existing_id == "mine"

@@ -72,7 +72,9 @@ def expected_refusal(current, trigger):
     if trigger is T.START_ANALYSIS:
         if current in (S.CREDIT_ANALYSIS_IN_PROGRESS, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY):
             return None, 409
-        if current in PROMOTIONAL_SOURCES:
+        # Spec 409 table, credit-analysis: "CREDIT_ANALYSIS_ALREADY_COMPLETED | result already
+        # available": offers, or a rejection.
+        if current in PROMOTIONAL_SOURCES or current is S.REJECTED:
             return "CREDIT_ANALYSIS_ALREADY_COMPLETED", 409
         return "INVALID_STATUS_FOR_CREDIT_ANALYSIS", 409
     if trigger in (T.SELECT_OFFER, T.PRE_ACCEPT):

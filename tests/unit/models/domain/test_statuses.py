@@ -1,6 +1,7 @@
 from models.domain.status_machine import TRANSITIONS, Trigger
 from models.domain.statuses import (
     ACTIVE_STATUSES,
+    ANALYSIS_RESULT_STATUSES,
     ANALYSIS_RUNNING_STATUSES,
     ASYNC_PROCESSING_STATUSES,
     BANKING_DATA_BLOCKED,
@@ -102,6 +103,9 @@ def test_offer_and_contract_stage_groups_match_the_transition_table():
         == {S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED, S.OFFER_SELECTED, S.PRE_ACCEPTED, S.BANK_DATA_SUBMITTED}
     )
     assert TRANSITIONS[Trigger.START_ANALYSIS].guarded_sources == OFFERS_READY_STATUSES
+    # Results a new analysis may not replace: offers (but the promotional re-analysis) or a rejection.
+    assert {S.OFFERS_RECEIVED, S.CREDIT_CHECK_COMPLETED, S.REJECTED} == ANALYSIS_RESULT_STATUSES
+    assert not ANALYSIS_RESULT_STATUSES & TRANSITIONS[Trigger.START_ANALYSIS].sources
     assert TRANSITIONS[Trigger.CANCEL].sources == CONTRACT_PENDING_SIGNATURE
     assert {S.CONTRACT_GENERATED, S.AWAITING_SIGNATURE} == CONTRACT_PENDING_SIGNATURE
     assert {S.CREDIT_ANALYSIS_IN_PROGRESS, S.PAYROLL_SYSTEM_FAILED_AWAITING_RETRY} == ANALYSIS_RUNNING_STATUSES

@@ -20,6 +20,8 @@ def _statuses(proposal_id):
 
 
 def test_approved_body_for_a_partner_with_insurance(flow):
+    """Spec, analysis success body: "`bank_skip` (boolean; whether bank validation can be skipped)":
+    always false, fixed by the product (README, "Choices where the spec is open")."""
     proposal_id = flow.validated()
     response = flow.analyse(proposal_id)
     body = response.get_json()
@@ -171,6 +173,9 @@ def test_technical_failures_answer_200_with_error_code_and_friendly_message(flow
 
 
 def test_payroll_failure_with_automatic_retry_then_offers(flow, advance):
+    """Spec, Asynchronous-processing acknowledgement: "status | string | `CREDIT_ANALYSIS_IN_PROGRESS`
+    or `CONTRACT_GENERATION_IN_PROGRESS`"; GET polling: "202: acknowledgement with `status` =
+    `CREDIT_ANALYSIS_IN_PROGRESS`". The scheduled automatic retry is told in proposal_status."""
     proposal_id = flow.validated("10000000523")
     response = flow.analyse(proposal_id)
     body = response.get_json()
@@ -179,13 +184,21 @@ def test_payroll_failure_with_automatic_retry_then_offers(flow, advance):
         "async_processing": True,
         "message": "The payroll system failed; an automatic retry is scheduled at retry_at",
         "proposal_id": proposal_id,
-        "status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+        "status": "CREDIT_ANALYSIS_IN_PROGRESS",
         "processing_started_at": body["processing_started_at"],
         "status_url": f"/proposals/{proposal_id}/credit-analysis",
+        "proposal_status": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
         "retry_at": body["retry_at"],
     }
     flow.drain()
     assert Proposal.get_by_id(proposal_id).status == "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
+    polling = flow.get(f"/proposals/{proposal_id}/credit-analysis")
+    assert polling.status_code == 202
+    assert (polling.get_json()["status"], polling.get_json()["proposal_status"]) == (
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+    )
+    assert polling.get_json()["retry_at"] == body["retry_at"]
     advance(timedelta(seconds=runtime.current().settings.credit.payroll_auto_retry_seconds + 1))
     flow.drain()
     polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
@@ -203,7 +216,10 @@ def test_maintenance_window_schedules_the_retry_at_its_end(flow, business_clock)
     proposal_id = flow.validated()
     business_clock.move_to("2026-03-21T02:00:00Z")  # 20th 23:00 in São Paulo
     body = flow.analyse(proposal_id).get_json()
-    assert body["status"] == "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY"
+    assert (body["status"], body["proposal_status"]) == (
+        "CREDIT_ANALYSIS_IN_PROGRESS",
+        "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+    )
     assert body["retry_at"] == "2026-03-23T09:00:00.000Z"  # 23rd 06:00 local
 
 
@@ -212,6 +228,8 @@ def test_slow_analysis_answers_202_then_offers_on_polling(flow):
     response = flow.analyse(proposal_id)
     assert response.status_code == 202
     assert response.get_json()["status"] == "CREDIT_ANALYSIS_IN_PROGRESS"
+    assert response.get_json()["proposal_status"] == "CREDIT_ANALYSIS_IN_PROGRESS"
+    assert "retry_at" not in response.get_json()
     assert flow.get(f"/proposals/{proposal_id}/credit-analysis").status_code == 202
     flow.drain()
     polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
@@ -231,6 +249,7 @@ def test_async_variants_answer_202_at_once(flow, suffix):
         "status": "CREDIT_ANALYSIS_IN_PROGRESS",
         "processing_started_at": body["processing_started_at"],
         "status_url": f"/proposals/{proposal_id}/credit-analysis",
+        "proposal_status": "CREDIT_ANALYSIS_IN_PROGRESS",
     }
     flow.drain()
     assert flow.get(f"/proposals/{proposal_id}/credit-analysis").get_json()["status"] == "OFFERS_RECEIVED"
@@ -251,6 +270,20 @@ def test_completed_analysis_is_409_already_completed(flow):
     response = flow.analyse(proposal_id)
     assert response.status_code == 409
     assert response.get_json()["errorCode"] == "CREDIT_ANALYSIS_ALREADY_COMPLETED"
+
+
+def test_a_rejected_analysis_is_409_already_completed(flow):
+    """Spec, 409 codes: "credit-analysis | CREDIT_ANALYSIS_ALREADY_COMPLETED | result already
+    available": a rejection is a result, served by GET credit-analysis."""
+    proposal_id = flow.validated("10000000108")
+    assert flow.analyse(proposal_id).get_json()["status"] == "REJECTED"
+    response = flow.analyse(proposal_id)
+    assert response.status_code == 409
+    assert (response.get_json()["errorCode"], response.get_json()["details"]["currentStatus"]) == (
+        "CREDIT_ANALYSIS_ALREADY_COMPLETED",
+        "REJECTED",
+    )
+    assert flow.get(f"/proposals/{proposal_id}/credit-analysis").get_json()["status"] == "REJECTED"
 
 
 def test_promotional_reanalysis_after_twenty_hours(flow, advance):
@@ -299,3 +332,52 @@ def test_contract_path_sandbox_cpfs_are_approved_with_offers(flow, cpf):
     proposal_id = flow.validated(cpf)
     body = flow.analyse(proposal_id).get_json()
     assert body["status"] == "OFFERS_RECEIVED" and body["offer"]["is_available"] is True
+
+
+def test_polling_an_approved_analysis_answers_its_outcome_whatever_the_proposal_did_since(flow):
+    """Spec, GET credit-analysis: "200 approved: same shape as the synchronous POST success", whose
+    body has "`status` (`OFFERS_RECEIVED`)": the analysis's outcome, not the proposal's status."""
+    proposal_id, analysed = flow.with_offers()
+    flow.post(f"/proposals/{proposal_id}/pre-accept", {"selected_offer_id": analysed["offer"]["id"]})
+    assert Proposal.get_by_id(proposal_id).status == "PRE_ACCEPTED"
+    polled = flow.get(f"/proposals/{proposal_id}/credit-analysis")
+    assert polled.status_code == 200
+    assert (polled.get_json()["status"], polled.get_json()["approved"]) == ("OFFERS_RECEIVED", True)
+
+
+SANDBOX_EMPLOYMENT = {
+    "employer_document": "00000000000191",
+    "employer_name": "EMPRESA SANDBOX LTDA",
+    "admission_date": "2018-03-01",
+    "gross_salary": "5000.00",
+}
+
+
+@pytest.mark.parametrize(
+    "cpf,outcome,margin",
+    [
+        ("52998224725", "APPROVED", "1000.00"),
+        ("10000000108", "REJECTED", "0.00"),  # no margin
+        ("10000000361", "REJECTED", "1000.00"),  # the engine's rejection, after the margin was read
+        ("10000000604", "FAILED", "1000.00"),  # the engine's error, after the margin was read
+    ],
+)
+def test_each_analysis_keeps_what_the_payroll_system_answered(flow, cpf, outcome, margin):
+    """analysis-data (spec: "GET /proposals/{id}/analysis-data ... shapes: not shown") serves the
+    payroll system's answer stored at each analysis: margin, employer, admission date, salary."""
+    proposal_id = flow.validated(cpf)
+    flow.analyse(proposal_id)
+    (analysis,) = flow.get(f"/proposals/{proposal_id}/analysis-data").get_json()["analyses"]
+    assert (analysis["outcome"], analysis["margin_snapshot"]) == (
+        outcome,
+        {"available_margin": margin, **SANDBOX_EMPLOYMENT},
+    )
+
+
+@pytest.mark.parametrize("cpf,birth_date", [("10000000442", "1985-04-12"), ("52998224725", "2010-01-01")])
+def test_an_analysis_that_never_read_the_margin_has_no_snapshot(flow, cpf, birth_date):
+    # Payroll system unavailable, or an age rejection before it is asked
+    proposal_id = flow.validated(cpf, birth_date=birth_date)
+    flow.analyse(proposal_id)
+    (analysis,) = flow.get(f"/proposals/{proposal_id}/analysis-data").get_json()["analyses"]
+    assert analysis["outcome"] in ("FAILED", "REJECTED") and analysis["margin_snapshot"] is None

@@ -70,26 +70,29 @@ def test_a_payroll_failure_is_reported_as_it_came_and_the_engine_is_not_asked():
 
 @freezegun.freeze_time(BUSINESS_DAY)
 def test_no_margin_is_rejected_before_the_engine():
-    engine = FakeCreditEngine()
-    assert _assess(FakePayroll(margin="0.00"), engine) == Rejected(NO_AVAILABLE_MARGIN, Decimal("0.00"))
+    engine, payroll = FakeCreditEngine(), FakePayroll(margin="0.00")
+    assert _assess(payroll, engine) == Rejected(NO_AVAILABLE_MARGIN, payroll.answer)
     assert engine.calls == []
 
 
 @freezegun.freeze_time(BUSINESS_DAY)
 def test_an_engine_error_is_a_technical_failure():
-    verdict = _assess(FakePayroll(), FakeCreditEngine(error=CreditEngineError("engine timeout")))
-    assert verdict == EngineFailed("engine timeout")
+    payroll = FakePayroll()
+    verdict = _assess(payroll, FakeCreditEngine(error=CreditEngineError("engine timeout")))
+    assert verdict == EngineFailed("engine timeout", payroll.answer)
 
 
 @freezegun.freeze_time(BUSINESS_DAY)
 def test_an_engine_rejection_keeps_its_reason_and_the_margin():
     engine = FakeCreditEngine(EngineDecision(approved=False, rejection_reason="INSUFFICIENT_SCORE"))
-    assert _assess(FakePayroll(margin="800.00"), engine) == Rejected("INSUFFICIENT_SCORE", Decimal("800.00"))
+    payroll = FakePayroll(margin="800.00")
+    assert _assess(payroll, engine) == Rejected("INSUFFICIENT_SCORE", payroll.answer)
 
 
 @freezegun.freeze_time(BUSINESS_DAY)
 def test_an_approval_carries_the_margin_and_the_engine_decision_asked_with_the_promotional_flag():
     decision = EngineDecision(approved=True, monthly_rate=Decimal("0.0179"), max_installments=84)
     engine = FakeCreditEngine(decision)
-    assert _assess(FakePayroll(margin="750.00"), engine, promotional=True) == Approved(Decimal("750.00"), decision)
+    payroll = FakePayroll(margin="750.00")
+    assert _assess(payroll, engine, promotional=True) == Approved(payroll.answer, decision)
     assert engine.calls == [(CPF, Decimal("750.00"), True)]
