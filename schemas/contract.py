@@ -7,6 +7,7 @@ class ContractRequestSchema(Schema):
     signature_redirect_url = fields.Url(
         require_tld=False,
         schemes={"http", "https"},
+        validate=validate.Length(max=500),
         metadata={"description": "Where the customer goes after signing; the provider's default page when absent"},
     )
 

@@ -3,14 +3,12 @@ simulation, pre-accept and the sandbox message inbox."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validates
 
 from models.domain.cpf import cpf_valid
-
-PHONE = re.compile(r"^\+55[1-9][0-9]9[0-9]{8}$")  # +55, area code, 9-digit mobile
+from schemas import edge
 
 
 class Body(Schema):
@@ -19,19 +17,24 @@ class Body(Schema):
 
 
 class StartRequest(Body):
-    cpf = fields.String(required=True, metadata={"example": "52998224725"})
-    full_name = fields.String(required=True, validate=validate.Length(min=2, max=200))
-    birth_date = fields.Date(required=True, metadata={"example": "1985-04-12"})
+    cpf = fields.String(
+        required=True,
+        validate=edge.digits(11, 11, "must be 11 digits with valid check digits"),
+        metadata={"example": "52998224725"},
+    )
+    full_name = edge.PersonName(
+        required=True,
+        metadata={
+            "example": "Maria da Silva",
+            "description": "normalised (NFC, typographic apostrophes, single spaces) and stored upper-cased",
+        },
+    )
+    birth_date = edge.Day(required=True, metadata={"example": "1985-04-12"})
 
     @validates("cpf")
     def _cpf(self, value, **kwargs):
         if not cpf_valid(value):
             raise ValidationError("must be 11 digits with valid check digits")
-
-    @validates("full_name")
-    def _name(self, value, **kwargs):
-        if not re.fullmatch(r"[^\W\d_]+(?:[ '.-][^\W\d_]+)*\.?", value.strip()):
-            raise ValidationError("must contain letters, spaces, apostrophes, dots or hyphens only")
 
     @validates("birth_date")
     def _birth(self, value, **kwargs):
@@ -51,10 +54,10 @@ class StartResponse(Schema):
 
 
 class ContactRequest(Body):
-    email = fields.Email(required=True, validate=validate.Length(max=254))
+    email = edge.EmailAddress(required=True, metadata={"description": "stored lower-cased"})
     phone = fields.String(
         required=True,
-        validate=validate.Regexp(PHONE, error="must be +55, a 2-digit area code and a 9-digit mobile number"),
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
         metadata={"example": "+5511987654321"},
     )
 
@@ -70,8 +73,8 @@ class ResendResponse(ContactResponse):
 
 
 class ValidateTokenRequest(Body):
-    token = fields.String(required=True, validate=validate.Regexp(r"^\d{6}$", error="must be 6 digits"))
-    phone = fields.String(required=True)
+    token = fields.String(required=True, validate=edge.digits(6, 6, "must be 6 digits"))
+    phone = fields.String(required=True, validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR))
 
 
 class ValidateTokenResponse(Schema):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from schemas import edge
 from schemas.credit import Body
+
+# Hard bounds of the simulation inputs; the product's own limits (pricing: min/max amount and
+# installments) are checked before anything is stored and answer INVALID_SIMULATION_PARAMETERS.
+MAX_INSTALLMENTS = 999
+MAX_LOAN_AMOUNT = 1_000_000_000
 
 
 class ConsentGeolocation(Body):
@@ -13,12 +19,13 @@ class ConsentGeolocation(Body):
 
 
 class CreditAnalysisRequest(Body):
-    ip = fields.IP(required=True)
+    ip = edge.IpAddress(required=True)
     geolocation = fields.Nested(ConsentGeolocation, required=True)
-    document_text = fields.String(required=True, validate=validate.Length(min=1, max=20000))
-    channel = fields.String(
+    document_text = edge.Text(required=True, min_length=1, max_length=20000)
+    channel = edge.Text(
         required=True,
-        validate=validate.Length(min=1, max=16),
+        min_length=1,
+        max_length=16,
         metadata={"description": "seen values: web, mobile, app"},
     )
 
@@ -50,8 +57,16 @@ class RetryResult(AnalysisResult):
 
 
 class SimulateRequest(Body):
-    installments = fields.Integer(strict=True, validate=validate.Range(min=1))
-    loan_amount = fields.Decimal(validate=validate.Range(min=0, min_inclusive=False))
+    installments = edge.Integer(
+        minimum=1,
+        maximum=MAX_INSTALLMENTS,
+        metadata={"description": "within the product's limits (min_installments to max_installments)"},
+    )
+    loan_amount = edge.Amount(
+        minimum=0,
+        maximum=MAX_LOAN_AMOUNT,
+        metadata={"description": "net amount, at most two decimals, within the product's limits"},
+    )
     insured = fields.Boolean(load_default=False)
 
     @validates_schema
@@ -75,7 +90,7 @@ class SimulationResponse(Schema):
 
 
 class PreAcceptRequest(Body):
-    selected_offer_id = fields.UUID(required=True)
+    selected_offer_id = edge.Uuid(required=True)
 
 
 class SelectedOffer(Schema):
@@ -94,7 +109,7 @@ class PreAcceptResponse(Schema):
 
 
 class SandboxMessagesQuery(Schema):
-    phone = fields.String(required=True)
+    phone = fields.String(required=True, validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR))
 
 
 class SandboxMessage(Schema):

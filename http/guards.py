@@ -1,0 +1,75 @@
+"""Request guards on every route (the token route and the unauthenticated callbacks included), run
+before any route reads the request:
+
+- a body larger than ``request_body_max_bytes`` is answered 413 from its Content-Length, before it
+  is read; a body without one (chunked) is cut at the same size while it is read (werkzeug's
+  ``MAX_CONTENT_LENGTH``), also 413;
+- a JSON body must parse, nest at most ``schemas.edge.MAX_JSON_DEPTH`` levels and hold no control
+  character (400 ``INVALID_JSON`` / ``VALIDATION_ERROR``): Python's parser would otherwise raise a
+  RecursionError or refuse a 5,000-digit number with a plain ValueError, both 500s;
+- the path and the query string hold no control character (400): PostgreSQL refuses NUL in text.
+
+Every answer uses the specification's error body.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask, request
+
+from models import runtime
+from schemas.edge import URL_CONTROL, json_problem
+
+from .errors import error_response
+
+PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+
+
+def request_too_large_message() -> str:
+    limit = runtime.current().settings.request_body_max_bytes
+    return f"Request body larger than {limit} bytes"
+
+
+def install(app: Flask) -> None:
+    """Register the guards; call it after the bearer check, so an unauthenticated caller never gets
+    its JSON parsed (the size check reads nothing and holds there too)."""
+    limit = runtime.current().settings.request_body_max_bytes
+    # werkzeug stops reading a body without Content-Length (chunked) at this size (413).
+    app.config["MAX_CONTENT_LENGTH"] = limit
+
+    @app.before_request
+    def _guard_request():
+        length = request.content_length
+        if length is not None and length > limit:
+            return error_response(413, request_too_large_message(), error_code=PAYLOAD_TOO_LARGE)
+        if URL_CONTROL.search(request.path):  # already percent-decoded
+            return _refused("path", "must not contain control characters")
+        for name, value in request.args.items(multi=True):
+            if URL_CONTROL.search(name):
+                return _refused("query", "parameter names must not contain control characters")
+            if URL_CONTROL.search(value):
+                return _refused(name[:64], "must not contain control characters")
+        if request.is_json:
+            return _check_json_body()
+        return None
+
+
+def _refused(field: str, message: str):
+    return error_response(400, f"{field}: {message}", error_code="VALIDATION_ERROR", details={"field": field})
+
+
+def _check_json_body():
+    raw = request.get_data(cache=True)  # cut at MAX_CONTENT_LENGTH: 413 when a chunked body exceeds it
+    if not raw.strip():
+        return None  # an empty body is the schema's business (required fields)
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError, huge integers, depth
+        return error_response(400, "Malformed JSON body", error_code="INVALID_JSON")
+    problem = json_problem(document)
+    if problem is None:
+        return None
+    return error_response(
+        400, f"{problem.field}: {problem.message}", error_code=problem.error_code, details={"field": problem.field}
+    )
