@@ -41,16 +41,16 @@ def main(runs: int) -> None:
     import app as composition
     from models import runtime
     from models.db.analysis import CreditAnalysis
+    from models.db.database import db
     from models.db.sandbox import SandboxMessage
-    from models.services.partners.tokens import issue_token
+    from models.services.partners.accounts import partner_token
 
     application = composition.create_app()
     settings = runtime.current().settings
     worker, sweeper = composition.start_embedded_worker(settings)
     client = application.test_client()
-    headers = {
-        "Authorization": "Bearer " + issue_token(settings, origin="PARTNER_A", client_id="bench")["access_token"]
-    }
+    with db.connection_context():
+        headers = {"Authorization": "Bearer " + partner_token(settings, "PARTNER_A")["access_token"]}
     gaps = []
     try:
         for i in range(runs):

@@ -1,4 +1,8 @@
-"""POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs."""
+"""POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs.
+
+An unknown, revoked or disabled client id and a wrong secret get the same answer in about the same
+time: the unknown case checks the secret against a dummy hash (the same scrypt cost), so neither
+the body nor the timing tells which client ids exist."""
 
 from __future__ import annotations
 
@@ -10,10 +14,17 @@ from flask import Blueprint, Flask
 from werkzeug.routing import Rule
 
 from models import runtime
-from models.services.partners.accounts import find_active_credential, record_credential_use, secret_matches
+from models.services.partners.accounts import (
+    find_active_credential,
+    record_credential_use,
+    secret_matches,
+    spend_secret_check,
+)
 from models.services.partners.tokens import issue_token
 
 blp = Blueprint("oauth", __name__)
+# The client_id column's length: a longer id names no credential (and is never looked up).
+CLIENT_ID_MAX = 100
 server = AuthorizationServer()
 
 
@@ -49,15 +60,50 @@ class CredentialClient(ClientMixin):
         return grant_type == "client_credentials"
 
 
+class UnknownClient(ClientMixin):
+    """Stands for a client id with no usable credential: its secret check costs what a real one does
+    and always fails, so authlib answers exactly as for a wrong secret."""
+
+    def __init__(self, client_id: str) -> None:
+        self.client_id = client_id
+
+    def get_client_id(self):
+        return self.client_id
+
+    def get_default_redirect_uri(self):
+        return None
+
+    def get_allowed_scope(self, scope):
+        return ""
+
+    def check_redirect_uri(self, redirect_uri):
+        return False
+
+    def check_client_secret(self, client_secret):
+        return spend_secret_check(client_secret)
+
+    def check_endpoint_auth_method(self, method, endpoint):
+        return False
+
+    def check_response_type(self, response_type):
+        return False
+
+    def check_grant_type(self, grant_type):
+        return False
+
+
 class ClientCredentialsGrant(grants.ClientCredentialsGrant):
     TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["client_secret_basic", "client_secret_post"]
 
 
 def _query_client(client_id: str):
-    credential = find_active_credential(client_id)
+    # An id longer than the column or with control characters names no credential (PostgreSQL
+    # refuses NUL in a query): it is answered as any unknown id.
+    usable = len(client_id) <= CLIENT_ID_MAX and client_id.isprintable()
+    credential = find_active_credential(client_id) if usable else None
     # An instance serves one environment: the other environment's credentials do not exist here.
     if credential is None or credential.environment != runtime.current().settings.credential_environment:
-        return None
+        return UnknownClient(client_id)
     return CredentialClient(credential)
 
 
@@ -66,7 +112,14 @@ def _save_token(token: dict, request) -> None:
 
 
 def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):
-    return issue_token(runtime.current().settings, origin=client.credential.partner.code, client_id=client.client_id)
+    credential = client.credential
+    return issue_token(
+        runtime.current().settings,
+        origin=credential.partner.code,
+        client_id=client.client_id,
+        credential_id=credential.id,
+        generation=credential.partner.token_generation,
+    )
 
 
 TOKEN_OPERATION = {
