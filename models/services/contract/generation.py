@@ -78,7 +78,8 @@ def _ensure_no_active_contract(proposal: Proposal) -> None:
             current_status=Status(proposal.status),
             trigger=Trigger.START_CONTRACT,
             error_code="CONTRACT_ACTIVE",
-            details={"proposal_id": other.id},
+            # Another origin's proposal id is that origin's data: only the errorCode tells it apart.
+            details={"proposal_id": other.id} if other.origin == proposal.origin else None,
         )
 
 

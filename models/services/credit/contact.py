@@ -101,6 +101,15 @@ def _new_token(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[
     return token, send, code
 
 
+def _ensure_phone_free(phone: str, cpf: str, *, origin: str | None = None) -> None:
+    """409 when another customer's proposal (of ``origin`` only, when given) uses ``phone``."""
+    others = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != cpf)
+    if origin is not None:
+        others = others.where(Proposal.origin == origin)
+    if others.exists():
+        raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
+
+
 def _deliver(send: MessageSend, code: str, provider: MessagingPort) -> None:
     """After commit: hand the text to the provider and record the outcome on the send."""
     try:
@@ -134,12 +143,14 @@ def send_contact(
 
     The email is stored lower-cased: addresses are matched case-insensitively in practice, and one
     stored case lets the listing's partial match use a plain LIKE on its trigram index.
+
+    A phone another customer uses is refused here (409) only among the origin's own proposals;
+    across origins it is refused once the code sent to it is validated (``validate``), so the
+    check never tells a partner whether a number it does not hold is used at another origin.
     """
     proposal = owned_proposal(origin, proposal_id)
     email = email.strip().lower()
-    other = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists()
-    if other:
-        raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
+    _ensure_phone_free(phone, proposal.cpf, origin=origin)
     if proposal.status == Status.TOKEN_SENT.value:
         _check_cooldown(proposal, contact_settings)
     with unit_of_work():
@@ -183,7 +194,8 @@ def validate(
     origin: str, proposal_id: str, token: str, phone: str, *, contact_settings: ContactSettings, jwt_signing_key: str
 ) -> Proposal:
     """Check the code of the origin's proposal; a wrong one counts an attempt (committed even though
-    the call fails). Returns the proposal, now TOKEN_VALIDATED."""
+    the call fails). Once the code is right, a phone another customer uses at any origin is refused
+    (409, the code stays unused). Returns the proposal, now TOKEN_VALIDATED."""
     proposal = owned_proposal(origin, proposal_id)
     if not can(proposal.status, Trigger.VALIDATE_TOKEN):
         raise DomainError(
@@ -224,6 +236,9 @@ def validate(
             error_code="INVALID_TOKEN",
             details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)},
         )
+    # The right code proves the phone is the caller's: only now may the answer depend on its use by
+    # another customer at any origin (send_contact checked the origin's own proposals).
+    _ensure_phone_free(proposal.phone, proposal.cpf)
     with unit_of_work():
         updated = (
             ContactToken.update(consumed_at=now())
