@@ -26,7 +26,7 @@ from models.external.messaging.port import SMS, WHATSAPP, MessagingPort
 from models.external.partner_endpoints.port import PartnerEndpoints
 from models.external.payroll.port import PayrollPort
 from models.external.pix_directory.port import PixDirectory
-from models.settings import Settings, WebhooksSettings
+from models.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def _http_ports(settings: Settings) -> Ports:
         fraud=HttpFraudAnalysis(settings.fraud.base_url, settings.fraud.timeout_seconds),
         endorsement=HttpEndorsement(settings.endorsement.base_url, settings.endorsement.timeout_seconds),
         pix_directory=HttpPixDirectory(settings.pix_directory.base_url, settings.pix_directory.timeout_seconds),
-        partner_endpoints=_partner_endpoints(settings.webhooks),
+        partner_endpoints=_partner_endpoints(settings),
         auction_source=HttpAuctionSource(settings.auctions.base_url, timeout=settings.auctions.timeout_seconds),
     )
 
@@ -112,18 +112,22 @@ def _sandbox_ports(settings: Settings) -> Ports:
         fraud=SandboxFraudAnalysis(),
         endorsement=SandboxEndorsement(),
         pix_directory=SandboxPixDirectory(),
-        partner_endpoints=_partner_endpoints(settings.webhooks),
+        partner_endpoints=_partner_endpoints(settings),
         auction_source=SandboxAuctionSource(),
     )
 
 
-def _partner_endpoints(settings: WebhooksSettings) -> PartnerEndpoints:
-    if settings.transport == "recording":
+def _partner_endpoints(settings: Settings) -> PartnerEndpoints:
+    webhooks = settings.webhooks
+    if webhooks.transport == "recording":
         from models.external.partner_endpoints.sandbox import RecordingPartnerEndpoints
 
         return RecordingPartnerEndpoints()
     from models.external.partner_endpoints.http_adapter import HttpPartnerEndpoints
 
+    # Partners trying the sandbox (and the tests) run receivers on their own machine.
     return HttpPartnerEndpoints(
-        connect_timeout=settings.connect_timeout_seconds, snippet_chars=settings.response_snippet_chars
+        connect_timeout=webhooks.connect_timeout_seconds,
+        snippet_chars=webhooks.response_snippet_chars,
+        public_only=not settings.is_local,
     )

@@ -36,7 +36,7 @@ def test_production_refuses_to_send_to_a_loopback_url():
     )
     # Then nothing is sent and the attempt fails with the reason
     assert (response.status_code, response.ok, sender.requests) == (None, False, [])
-    assert response.error == "refused URL: resolves to a private or loopback address, which production never calls"
+    assert response.error == "refused URL: resolves to a private, loopback or otherwise non-public address"
 
 
 def test_production_refuses_plain_http():
