@@ -12,15 +12,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from models.external.partner_endpoints.addresses import (
-    NOT_PUBLIC,
-    RefusedAddress,
-    Resolver,
-    address_allowed,
-    checked_address,
-    literal_address,
-    system_resolver,
-)
+from models.domain.public_address import NOT_PUBLIC, address_allowed, literal_address
+from models.external.partner_endpoints.addresses import RefusedAddress, Resolver, checked_address, system_resolver
 from models.settings import LOCAL_ENVIRONMENTS
 
 

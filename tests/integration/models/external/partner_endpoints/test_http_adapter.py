@@ -146,6 +146,7 @@ class _TlsServer:
         context.sni_callback = remember_sni
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.server.handle_error = lambda request, address: None  # a refused handshake is expected
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
