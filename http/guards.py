@@ -2,8 +2,8 @@
 before any route reads the request:
 
 - a body larger than ``request_body_max_bytes`` is answered 413 from its Content-Length, before it
-  is read; a body without one (chunked) is cut at the same size while it is read (werkzeug's
-  ``MAX_CONTENT_LENGTH``), also 413;
+  is read; a body without one (chunked, de-chunked by the server) is cut at the same size while it
+  is read (``CappedInput``), also 413;
 - a JSON body must parse, nest at most ``schemas.edge.MAX_JSON_DEPTH`` levels and hold no control
   character (400 ``INVALID_JSON`` / ``VALIDATION_ERROR``): Python's parser would otherwise raise a
   RecursionError or refuse a 5,000-digit number with a plain ValueError, both 500s;
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from models import runtime
 from schemas.edge import URL_CONTROL, json_problem
@@ -35,8 +36,9 @@ def install(app: Flask) -> None:
     """Register the guards; call it after the bearer check, so an unauthenticated caller never gets
     its JSON parsed (the size check reads nothing and holds there too)."""
     limit = runtime.current().settings.request_body_max_bytes
-    # werkzeug stops reading a body without Content-Length (chunked) at this size (413).
-    app.config["MAX_CONTENT_LENGTH"] = limit
+    # Not werkzeug's MAX_CONTENT_LENGTH: on a de-chunked stream it silently truncates the body at
+    # the limit (a truncated form still parses); CappedInput refuses it instead.
+    app.wsgi_app = _cap_streamed_bodies(app.wsgi_app, limit)  # type: ignore[method-assign]
 
     @app.before_request
     def _guard_request():
@@ -55,16 +57,63 @@ def install(app: Flask) -> None:
         return None
 
 
+class CappedInput:
+    """``wsgi.input`` of a body without Content-Length: reading past ``limit`` bytes raises 413.
+
+    werkzeug trusts a server that de-chunked the body (``wsgi.input_terminated``) and reads it to
+    the end, whatever its size; this reads at most one byte past the limit, which tells a body of
+    exactly ``limit`` bytes from a longer one."""
+
+    def __init__(self, stream, limit: int) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.consumed = 0
+
+    def _count(self, data: bytes) -> bytes:
+        self.consumed += len(data)
+        if self.consumed > self.limit:
+            raise RequestEntityTooLarge()
+        return data
+
+    def _allowance(self, size: int | None) -> int:
+        room = self.limit + 1 - self.consumed
+        return room if size is None or size < 0 else min(size, room)
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._count(self.stream.read(self._allowance(size)))
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._count(self.stream.readline(self._allowance(size)))
+
+    def __iter__(self):
+        while line := self.readline():
+            yield line
+
+
+def _cap_streamed_bodies(wsgi_app, limit: int):
+    def capped(environ, start_response):
+        if not environ.get("CONTENT_LENGTH") and "wsgi.input" in environ:
+            environ["wsgi.input"] = CappedInput(environ["wsgi.input"], limit)
+        return wsgi_app(environ, start_response)
+
+    return capped
+
+
 def _refused(field: str, message: str):
     return error_response(400, f"{field}: {message}", error_code="VALIDATION_ERROR", details={"field": field})
 
 
+def _not_json(constant: str):
+    # NaN, Infinity and -Infinity are Python's extension, not JSON (RFC 8259).
+    raise ValueError(f"{constant} is not JSON")
+
+
 def _check_json_body():
-    raw = request.get_data(cache=True)  # cut at MAX_CONTENT_LENGTH: 413 when a chunked body exceeds it
+    raw = request.get_data(cache=True)  # 413 (CappedInput) when a chunked body exceeds the limit
     if not raw.strip():
         return None  # an empty body is the schema's business (required fields)
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
     except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError, huge integers, depth
         return error_response(400, "Malformed JSON body", error_code="INVALID_JSON")
     problem = json_problem(document)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from schemas import edge
 from schemas.credit import Body
@@ -14,8 +14,8 @@ MAX_LOAN_AMOUNT = 1_000_000_000
 
 
 class ConsentGeolocation(Body):
-    latitude = fields.Float(required=True, validate=validate.Range(-90, 90))
-    longitude = fields.Float(required=True, validate=validate.Range(-180, 180))
+    latitude = edge.Number(required=True, minimum=-90, maximum=90)
+    longitude = edge.Number(required=True, minimum=-180, maximum=180)
 
 
 class CreditAnalysisRequest(Body):

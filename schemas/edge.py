@@ -20,6 +20,7 @@ document states it (``maxLength``, ``maximum``, ``pattern``, ``enum``). The requ
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 import uuid
@@ -163,6 +164,19 @@ class Amount(fields.Decimal):
         return super()._validated(value)
 
 
+class Number(fields.Float):
+    """A finite number from ``minimum`` to ``maximum`` (a coordinate); never a boolean, and a numeric
+    string only in ASCII (``float()`` also reads fullwidth digits)."""
+
+    def __init__(self, *, minimum: float, maximum: float, **kwargs: Any) -> None:
+        super().__init__(allow_nan=False, validate=validate.Range(min=minimum, max=maximum), **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, bool) or (isinstance(value, str) and not value.isascii()):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
 class Day(fields.Date):
     """A calendar day written ``YYYY-MM-DD`` in ASCII digits."""
 
@@ -209,10 +223,10 @@ class JsonProblem:
 def json_problem(document: Any) -> JsonProblem | None:
     """The first reason a parsed JSON body is refused, or None.
 
-    Refused: nesting deeper than MAX_JSON_DEPTH (``INVALID_JSON``), and control characters other
-    than tab, line feed and carriage return in any key or string (``VALIDATION_ERROR``): no column
-    stores them, and PostgreSQL refuses NUL. Walked without recursion, so a hostile document cannot
-    exhaust the stack.
+    Refused: nesting deeper than MAX_JSON_DEPTH (``INVALID_JSON``); a number that is not finite
+    (``1e999`` parses as infinity); control characters other than tab, line feed and carriage return
+    in any key or string (``VALIDATION_ERROR``): no column stores them, and PostgreSQL refuses NUL.
+    Walked without recursion, so a hostile document cannot exhaust the stack.
     """
     stack: list[tuple[Any, str, int]] = [(document, "", 1)]
     while stack:
@@ -222,6 +236,9 @@ def json_problem(document: Any) -> JsonProblem | None:
         if isinstance(node, str):
             if JSON_CONTROL.search(node):
                 return JsonProblem("VALIDATION_ERROR", path or "body", "must not contain control characters")
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                return JsonProblem("VALIDATION_ERROR", path or "body", "must be a finite number")
         elif isinstance(node, dict):
             for key, value in node.items():
                 if JSON_CONTROL.search(key):
