@@ -60,33 +60,16 @@ class CredentialClient(ClientMixin):
         return grant_type == "client_credentials"
 
 
-class UnknownClient(ClientMixin):
+class UnknownClient(CredentialClient):
     """Stands for a client id with no usable credential: its secret check costs what a real one does
     and always fails, so authlib answers exactly as for a wrong secret."""
 
     def __init__(self, client_id: str) -> None:
+        self.credential = None
         self.client_id = client_id
-
-    def get_client_id(self):
-        return self.client_id
-
-    def get_default_redirect_uri(self):
-        return None
-
-    def get_allowed_scope(self, scope):
-        return ""
-
-    def check_redirect_uri(self, redirect_uri):
-        return False
 
     def check_client_secret(self, client_secret):
         return spend_secret_check(client_secret)
-
-    def check_endpoint_auth_method(self, method, endpoint):
-        return False
-
-    def check_response_type(self, response_type):
-        return False
 
     def check_grant_type(self, grant_type):
         return False
