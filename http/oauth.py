@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
+from authlib.oauth2.rfc6749.authenticate_client import authenticate_client_secret_basic
 from flask import Blueprint, Flask
 from werkzeug.routing import Rule
 
@@ -77,6 +78,15 @@ class UnknownClient(CredentialClient):
 
 class ClientCredentialsGrant(grants.ClientCredentialsGrant):
     TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["client_secret_basic", "client_secret_post"]
+
+
+def _client_secret_basic(query_client, request):
+    """authlib's HTTP Basic client authentication, with credentials that do not decode (not ASCII,
+    not base64, not UTF-8) taken as no credentials: authlib raises a ValueError on them (a 500)."""
+    try:
+        return authenticate_client_secret_basic(query_client, request)
+    except ValueError:  # UnicodeDecodeError included
+        return None
 
 
 def _query_client(client_id: str):
@@ -158,6 +168,7 @@ def document(api) -> None:
 
 def install(app: Flask) -> None:
     server.init_app(app, query_client=_query_client, save_token=_save_token)
+    server.register_client_auth_method("client_secret_basic", _client_secret_basic)
     server.register_grant(ClientCredentialsGrant)
     server.register_token_generator("client_credentials", _generate_token)
     app.register_blueprint(blp)
