@@ -240,12 +240,13 @@ def json_problem(document: Any) -> JsonProblem | None:
             if not math.isfinite(node):
                 return JsonProblem("VALIDATION_ERROR", path or "body", "must be a finite number")
         elif isinstance(node, dict):
-            for key, value in node.items():
-                if JSON_CONTROL.search(key):
-                    return JsonProblem("VALIDATION_ERROR", path or "body", "keys must not contain control characters")
-                stack.append((value, f"{path}.{key}" if path else key, depth + 1))
+            if any(JSON_CONTROL.search(key) for key in node):
+                return JsonProblem("VALIDATION_ERROR", path or "body", "keys must not contain control characters")
+            # Pushed in reverse, so the first field in the document is the one reported.
+            stack.extend((node[key], f"{path}.{key}" if path else key, depth + 1) for key in reversed(node))
         elif isinstance(node, list):
-            stack.extend(
+            children = [
                 (value, f"{path}[{index}]" if path else f"[{index}]", depth + 1) for index, value in enumerate(node)
-            )
+            ]
+            stack.extend(reversed(children))
     return None
