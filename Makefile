@@ -14,7 +14,7 @@ POOL ?=
 BENCH_ARGS ?=
 DEMO_ARGS ?=
 
-.PHONY: help install run api worker pools procfile cli lint test test-unit test-integration test-e2e test-sqlite test-services \
+.PHONY: help install run api worker pools procfile cli lint test test-unit test-integration test-e2e test-openapi test-sqlite test-services \
 	bench bench-api demo clean
 
 help: ## list the targets
@@ -29,7 +29,7 @@ $(STAMP): requirements.lock requirements.txt
 
 install: $(STAMP) ## create the virtualenv and install the pinned dependencies
 
-run: $(STAMP) ## serve the API on http://127.0.0.1:8000/v1 with an in-process broker and worker
+run: $(STAMP) ## serve the API (waitress) on http://127.0.0.1:8000/v1 with an in-process broker and worker
 	$(BIN)/python app.py
 
 api: $(STAMP) ## production API under gunicorn (set DATABASE_URL, AMQP_URL, JWT_SIGNING_KEY)
@@ -55,12 +55,13 @@ lint: $(STAMP) ## ruff (rules) and mypy, then ruff's format check; settings in p
 	$(BIN)/mypy
 	$(BIN)/ruff format --check .
 
-# Test layers (README, Tests): tests/unit needs no backend; tests/integration and tests/e2e run on
-# SQLite + the in-process broker, or on PostgreSQL + RabbitMQ with TEST_BACKEND=services.
-test: $(STAMP) ## unit tests, then integration + e2e on SQLite and on PostgreSQL + RabbitMQ (skipped if absent)
+# Test layers (README, Tests): tests/unit needs no backend; tests/integration, tests/e2e and
+# tests/openapi run on SQLite + the in-process broker, or on PostgreSQL + RabbitMQ with
+# TEST_BACKEND=services.
+test: $(STAMP) ## unit tests, then integration + e2e + openapi on SQLite and on PostgreSQL + RabbitMQ (skipped if absent)
 	$(BIN)/python -m pytest -q tests/unit
-	TEST_BACKEND=sqlite $(BIN)/python -m pytest -q tests/integration tests/e2e
-	TEST_BACKEND=services $(BIN)/python -m pytest -q tests/integration tests/e2e
+	TEST_BACKEND=sqlite $(BIN)/python -m pytest -q tests/integration tests/e2e tests/openapi
+	TEST_BACKEND=services $(BIN)/python -m pytest -q tests/integration tests/e2e tests/openapi
 
 test-unit: $(STAMP) ## pure tests: no Flask app, broker or database (seconds)
 	$(BIN)/python -m pytest -q tests/unit
@@ -70,6 +71,9 @@ test-integration: $(STAMP) ## services, actors, relay, adapters on the database 
 
 test-e2e: $(STAMP) ## through the Flask app and test client: routes, flows, CLI (TEST_BACKEND=services: real ones)
 	$(BIN)/python -m pytest -q tests/e2e
+
+test-openapi: $(STAMP) ## the document as the contract: validator, fuzzer, generated-client journey (TEST_BACKEND=services: real ones)
+	$(BIN)/python -m pytest -q -s tests/openapi
 
 test-sqlite: $(STAMP) ## every layer in one run on SQLite + in-process broker
 	TEST_BACKEND=sqlite $(BIN)/python -m pytest -q

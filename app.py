@@ -209,9 +209,27 @@ def start_embedded_worker(settings: Settings):
     return worker, sweeper
 
 
+# Request threads of the embedded server (make run); the worker has its own (worker.embedded_threads).
+EMBEDDED_SERVER_THREADS = 8
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a process manager's stop) ends the server like Ctrl-C, so the worker drains."""
+    import signal
+
+    def _interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
 def main() -> None:
-    """`make run`: serve the API with the in-process broker and worker (or RabbitMQ if set)."""
-    from werkzeug.serving import run_simple
+    """`make run`: serve the API with the in-process broker and worker (or RabbitMQ if set).
+
+    waitress serves it: a production WSGI server (HTTP/1.1 keep-alive, request buffering, a thread
+    pool) in this very process, where the in-process broker and its worker live; gunicorn would
+    fork the app into a worker process away from them (README, "make run")."""
+    from waitress.server import create_server
 
     app = create_app()
     settings = runtime.current().settings
@@ -224,18 +242,22 @@ def main() -> None:
         sweeper = OutboxSweeper()
         sweeper.start()
     log.info(
-        "serving %s on http://%s:%s%s (environment %s, database %s, broker %s)",
+        "serving %s on http://%s:%s%s, public address %s (environment %s, database %s, broker %s)",
         app.name,
         settings.host,
         settings.port,
         settings.base_path,
+        settings.public_base_url,
         settings.environment,
         settings.database_url.split("@")[-1],
         "rabbitmq" if settings.uses_rabbitmq else "in-process",
     )
+    server = create_server(app, host=settings.host, port=int(settings.port), threads=EMBEDDED_SERVER_THREADS)
+    _stop_on_sigterm()
     try:
-        run_simple(settings.host, int(settings.port), app, threaded=True, use_reloader=False)
+        server.run()  # returns on Ctrl-C or SIGTERM
     finally:
+        server.close()
         if sweeper is not None:
             sweeper.stop()
         if worker is not None:

@@ -165,7 +165,8 @@ def _contract(c, state):
 
 
 def _sign(c, state):
-    # The sandbox provider builds the URL from [esignature] public_base_url (port 8000 by default);
+    # The sandbox provider builds the URL from the service's public address (PUBLIC_BASE_URL, else
+    # the host and port it serves on), which a proxy in front may change;
     # open the same page on the service under test, wherever it listens.
     url = c.absolute(state["sign_url"])
     path = urlsplit(url).path

@@ -5,14 +5,17 @@ from __future__ import annotations
 import logging
 
 import flask_smorest
+from apispec import BasePlugin
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from models import runtime
 from models.domain.errors import DomainError
 from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
 from .guards import PAYLOAD_TOO_LARGE, request_too_large_message
+from .links import links_of
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +55,69 @@ def validation_error_response(messages: dict):
     )
 
 
+# Path parameters the service names the same way everywhere, documented with their constraint.
+PATH_PARAMETERS = {
+    "proposal_id": {"type": "string", "format": "uuid", "example": "0b9d3c7e-8a51-4c3f-9a0e-2f4f1c6d7e8a"},
+    "cpf": {
+        "type": "string",
+        "format": "cpf",
+        "pattern": r"^[0-9]{11}$",
+        "description": "11 digits, no mask, with valid check digits",
+        "example": "52998224725",
+    },
+}
+
+
+class OperationDocs(BasePlugin):
+    """Every operation gets an operationId (its endpoint's name, which client generators turn into
+    function names) and its responses their journey links (httpapi.links), the shared path
+    parameters their documented constraint, and a schema its schema-level rules."""
+
+    def schema_helper(self, name, definition, schema=None, **kwargs):
+        """Schema-level rules a field cannot carry (``OPENAPI_EXTRA``, e.g. "exactly one of")."""
+        schema_class = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(schema_class, "OPENAPI_EXTRA", None) or {}) or None
+
+    def path_helper(self, path=None, operations=None, parameters=None, rule=None, **kwargs):
+        for parameter in parameters or ():
+            if isinstance(parameter, dict) and parameter.get("in") == "path" and parameter["name"] in PATH_PARAMETERS:
+                parameter["schema"] = dict(PATH_PARAMETERS[parameter["name"]])
+
+    def operation_helper(self, path=None, operations=None, rule=None, **kwargs):
+        if rule is None or rule.endpoint is None:
+            return
+        sandbox_routes = runtime.current().settings.sandbox_routes
+        for operation in (operations or {}).values():
+            operation_id = operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
+            for status, response in operation.get("responses", {}).items():
+                links = links_of(operation_id, int(status), sandbox_routes=sandbox_routes)
+                if links and isinstance(response, dict):
+                    response["links"] = links
+
+
+def _nullable_reference(converter, field, ret, **kwargs) -> dict:
+    """A nullable nested object: ``anyOf`` its ``$ref`` or null. apispec's null branch is
+    ``{type: object, nullable: true}``, which admits any object, so the referenced schema would
+    constrain nothing; here that branch admits null only (OpenAPI 3.0 has no null type: an enum of
+    null on a nullable schema is its spelling)."""
+    null_branch = {"type": "object", "nullable": True}
+    branches = ret.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and null_branch in branches:
+        reference = next(branch for branch in branches if branch != null_branch)
+        ret["anyOf"] = [reference, {**null_branch, "enum": [None]}]
+    return {}
+
+
 class ServiceApi(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+    # Every route declares its error statuses itself (httpapi.blueprint.Blueprint.errors): no
+    # catch-all "default" response that would let an undocumented status pass for documented.
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def __init__(self, app: Flask | None = None, **kwargs) -> None:
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [OperationDocs()])
+        super().__init__(app, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(_nullable_reference)
 
     def handle_http_exception(self, error: HTTPException):
         data = getattr(error, "data", None) or {}

@@ -5,10 +5,15 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from flask import jsonify
+from flask import Response
+
+from schemas.errors import ErrorSchema
+
+from .presenters.responses import serialized
 
 
 def reason_phrase(status: int) -> str:
+    """The status's reason phrase ("Bad Request"), the body's ``error``."""
     try:
         return HTTPStatus(status).phrase
     except ValueError:
@@ -29,10 +34,9 @@ def error_body(
     return body
 
 
-def error_response(status_code: int, message: str, **kwargs):
-    response = jsonify(error_body(status_code, message, **kwargs))
-    response.status_code = status_code
-    return response
+def error_response(status_code: int, message: str, **kwargs) -> Response:
+    """The error body, serialized by the ErrorSchema every route declares for its error statuses."""
+    return serialized(ErrorSchema, error_body(status_code, message, **kwargs), status_code)
 
 
 class ApiError(Exception):

@@ -4,10 +4,11 @@ before any route reads the request:
 - a body larger than ``request_body_max_bytes`` is answered 413 from its Content-Length, before it
   is read; a body without one (chunked, de-chunked by the server) is cut at the same size while it
   is read (``CappedInput``), also 413;
-- a JSON body must parse as strict JSON (no ``NaN`` or ``Infinity``), nest at most
-  ``schemas.edge.MAX_JSON_DEPTH`` levels and hold only finite numbers and no control character (400
-  ``INVALID_JSON`` / ``VALIDATION_ERROR``): Python's parser would otherwise raise a RecursionError or
-  refuse a 5,000-digit number with a plain ValueError, both 500s;
+- a JSON body must parse as strict JSON (UTF-8, no ``NaN`` or ``Infinity``), nest at most
+  ``schemas.edge.MAX_JSON_DEPTH`` levels and hold only finite numbers (400 ``INVALID_JSON`` /
+  ``VALIDATION_ERROR``): Python's parser would otherwise raise a RecursionError or refuse a
+  5,000-digit number with a plain ValueError, both 500s. Its strings are the fields' business
+  (``schemas.edge``: no control characters, documented on each field);
 - the path and the query string hold no control character (400): PostgreSQL refuses NUL in text.
 
 Every answer uses the specification's error body.

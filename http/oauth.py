@@ -23,7 +23,11 @@ from models.services.partners.accounts import (
 )
 from models.services.partners.tokens import issue_token
 
+from .blueprint import TOO_LARGE
+
 blp = Blueprint("oauth", __name__)
+# The request guard's 413 uses the service's error body (schemas.errors.ErrorSchema), here too.
+ERROR_SCHEMA = "#/components/schemas/Error"
 # The client_id column's length: a longer id names no credential (and is never looked up).
 CLIENT_ID_MAX = 100
 server = AuthorizationServer()
@@ -115,8 +119,23 @@ def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, 
     )
 
 
+OAUTH_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string", "example": "invalid_client"},
+        "error_description": {"type": "string"},
+    },
+}
+
+
+def _oauth_error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": OAUTH_ERROR}}}
+
+
 TOKEN_OPERATION = {
     "post": {
+        "operationId": "issue_access_token",
         "tags": ["auth"],
         "summary": "Issue an access token (OAuth 2.0 client credentials)",
         "security": [],
@@ -127,7 +146,7 @@ TOKEN_OPERATION = {
                 "application/x-www-form-urlencoded": {
                     "schema": {
                         "type": "object",
-                        "required": ["grant_type"],
+                        "required": ["grant_type", "client_id", "client_secret"],
                         "properties": {
                             "grant_type": {"type": "string", "enum": ["client_credentials"]},
                             "client_id": {"type": "string"},
@@ -145,6 +164,7 @@ TOKEN_OPERATION = {
                     "application/json": {
                         "schema": {
                             "type": "object",
+                            "required": ["access_token", "expires_in", "token_type"],
                             "properties": {
                                 "access_token": {"type": "string", "description": "JWT"},
                                 "expires_in": {"type": "integer", "example": 3600},
@@ -154,8 +174,9 @@ TOKEN_OPERATION = {
                     }
                 },
             },
-            "400": {"description": "RFC 6749 error body (invalid_request, unsupported_grant_type)"},
-            "401": {"description": "RFC 6749 error body (invalid_client)"},
+            "400": _oauth_error("RFC 6749 error body (invalid_request, unsupported_grant_type)"),
+            "401": _oauth_error("RFC 6749 error body (invalid_client)"),
+            "413": {"description": TOO_LARGE, "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}}},
         },
     }
 }

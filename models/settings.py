@@ -41,7 +41,10 @@ ENV_OVERRIDES = {
     "LOG_LEVEL": "log_level",
     "ESIGNATURE_CALLBACK_SECRET": "esignature.callback_secret",
     "FUNDING_CALLBACK_SECRET": "funding.callback_secret",
+    "PUBLIC_BASE_URL": "esignature.public_base_url",
 }
+# Hosts that mean "every interface": not an address a browser can open.
+ANY_INTERFACE = ("", "0.0.0.0", "::")
 
 
 # Environments where local receivers and missing provider secrets are expected (partners and tests
@@ -282,6 +285,17 @@ class Settings:
     @property
     def is_production(self) -> bool:
         return self.environment == "production"
+
+    @property
+    def public_base_url(self) -> str:
+        """Public address of this instance (links it hands out, e.g. the sandbox signing pages):
+        ``[esignature] public_base_url`` / PUBLIC_BASE_URL when set, else the host and port it
+        serves on, so a PORT change moves the links with it."""
+        configured = self.esignature.public_base_url.strip()
+        if configured:
+            return configured.rstrip("/")
+        host = "127.0.0.1" if self.host in ANY_INTERFACE else self.host
+        return f"http://{host}:{self.port}"
 
     @property
     def uses_rabbitmq(self) -> bool:

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields
 
+from schemas.fields import Instant, Uuid
+
 
 class AsyncQuery(Schema):
     async_ = fields.Boolean(
@@ -10,15 +12,21 @@ class AsyncQuery(Schema):
 
 
 class Acknowledgement(Schema):
-    async_processing = fields.Boolean(metadata={"description": "always true"})
-    message = fields.String()
-    proposal_id = fields.String()
+    async_processing = fields.Boolean(required=True, metadata={"description": "always true", "enum": [True]})
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
     status = fields.String(
+        required=True,
         metadata={
             "description": "CREDIT_ANALYSIS_IN_PROGRESS or CONTRACT_GENERATION_IN_PROGRESS "
-            "(PAYROLL_SYSTEM_FAILED_AWAITING_RETRY while a retry is scheduled)"
-        }
+            "(PAYROLL_SYSTEM_FAILED_AWAITING_RETRY while a retry is scheduled)",
+            "enum": [
+                "CREDIT_ANALYSIS_IN_PROGRESS",
+                "CONTRACT_GENERATION_IN_PROGRESS",
+                "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
+            ],
+        },
     )
-    processing_started_at = fields.String(metadata={"description": "ISO 8601 UTC"})
-    status_url = fields.String(metadata={"description": "relative URL to poll"})
-    retry_at = fields.String(metadata={"description": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY only"})
+    processing_started_at = Instant(required=True)
+    status_url = fields.String(required=True, metadata={"description": "relative URL to poll"})
+    retry_at = Instant(metadata={"description": "PAYROLL_SYSTEM_FAILED_AWAITING_RETRY only"})

@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from models.services.banking.options import ACCOUNT_TYPES, KEY_TYPES
 from schemas import edge
+from schemas.fields import Uuid
 
 
 class BankingDataSchema(Schema):
@@ -21,23 +22,23 @@ class BankingDataSchema(Schema):
     )
     bank_account_digit = fields.String(validate=edge.Pattern(r"^[0-9Xx]{1,2}$", error="one or two digits or X"))
     account_type = fields.String(validate=validate.OneOf(sorted(ACCOUNT_TYPES)))
-    use_pix_cpf = fields.Boolean(metadata={"description": "true: the customer's CPF is the Pix key; no other field"})
-    pix_key = edge.Text(min_length=1, max_length=77)
+    use_pix_cpf = edge.Boolean(metadata={"description": "true: the customer's CPF is the Pix key; no other field"})
+    pix_key = edge.Text(min_length=1, max_length=77, metadata={"example": "maria@example.com"})
     pix_key_type = edge.Text(
         max_length=8,
-        metadata={
-            "description": "EVP, EMAIL, PHONE or CPF (CNPJ is not accepted)",
-            "example": KEY_TYPES[0],
-        },
+        metadata={"description": "EVP, EMAIL, PHONE or CPF (CNPJ is not accepted)", "enum": list(KEY_TYPES)},
     )
 
 
 class BankingDataResultSchema(Schema):
     message = fields.String(required=True)
-    proposal_id = fields.String(required=True)
+    proposal_id = Uuid(required=True)
     status = fields.String(
         required=True,
-        metadata={"description": "BANK_DATA_SUBMITTED, or PIX_KEY_CPF_MISMATCH / PIX_KEY_NOT_CONFIRMED with ok false"},
+        metadata={
+            "description": "BANK_DATA_SUBMITTED, or PIX_KEY_CPF_MISMATCH / PIX_KEY_NOT_CONFIRMED with ok false",
+            "enum": ["BANK_DATA_SUBMITTED", "PIX_KEY_CPF_MISMATCH", "PIX_KEY_NOT_CONFIRMED"],
+        },
     )
     ok = fields.Boolean(required=True)
 

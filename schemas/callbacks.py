@@ -30,4 +30,4 @@ ESignatureEvent = Body.from_dict(
 class FundingEvent(Body):
     event = edge.Text(required=True, max_length=32, validate=[validate.OneOf([WITHDRAWAL])])
     issuer_application_id = edge.Text(required=True, min_length=1, max_length=64)
-    reason = edge.Text(max_length=500, allow_none=True)
+    reason = edge.Text(max_length=500, lines=True, allow_none=True)

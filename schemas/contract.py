@@ -1,14 +1,28 @@
-"""Contract generation, polling, the CCB document query, cancel and the provider callback bodies."""
+"""Contract generation, polling, the CCB document query and cancel bodies (spec: Contract data and the
+polling route)."""
 
 from marshmallow import Schema, fields, validate
 
+from models.domain.signature import SignatureStatus
+from models.domain.statuses import Status
+from schemas import edge
+from schemas.fields import Day, DecimalText, Instant, Uuid
+
+SIGNATURE_STATUSES = [status.value for status in SignatureStatus]
+
+
+# An absolute http(s) URL: host name or IPv4 address, optional port, then any non-blank path.
+HTTP_URL = r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$"
+
 
 class ContractRequestSchema(Schema):
-    signature_redirect_url = fields.Url(
-        require_tld=False,
-        schemes={"http", "https"},
-        validate=validate.Length(max=500),
-        metadata={"description": "Where the customer goes after signing; the provider's default page when absent"},
+    signature_redirect_url = edge.Text(
+        max_length=500,
+        validate=[edge.Pattern(HTTP_URL, error="must be an absolute http or https URL")],
+        metadata={
+            "description": "Where the customer goes after signing; the provider's default page when absent",
+            "example": "https://partner.example/after-signing",
+        },
     )
 
 
@@ -24,62 +38,60 @@ class ContractDocumentQuery(Schema):
 
 
 class DigitalSignatureSchema(Schema):
-    signature_id = fields.String()
-    unico_process_id = fields.String()
-    user_redirect_url = fields.String()
-    status = fields.String(metadata={"description": "PENDING, IN_PROGRESS, SIGNED, EXPIRED or REJECTED"})
-    expires_at = fields.String()
+    signature_id = Uuid(required=True)
+    unico_process_id = fields.String(metadata={"description": "POST contract only"})
+    user_redirect_url = fields.String(required=True, metadata={"format": "uri"})
+    status = fields.String(required=True, metadata={"enum": SIGNATURE_STATUSES})
+    expires_at = Instant(required=True)
 
 
 class ContractDetailsSchema(Schema):
-    principal_amount = fields.String()
-    interest_rate = fields.String()
-    installments = fields.Integer()
-    total_amount = fields.String()
-    installment_amount = fields.String()
-    first_due_date = fields.String()
-    disbursement_date = fields.String()
+    principal_amount = DecimalText(required=True)
+    interest_rate = DecimalText(required=True, metadata={"description": "monthly, percent", "example": "1.79"})
+    installments = fields.Integer(required=True)
+    total_amount = DecimalText(required=True)
+    installment_amount = DecimalText(required=True)
+    first_due_date = Day(required=True)
+    disbursement_date = Day(required=True, allow_none=True, metadata={"description": "expected"})
 
 
 class ContractDataSchema(Schema):
-    contract_id = fields.String()
-    status = fields.String()
-    principal_amount = fields.String()
-    interest_rate = fields.String()
-    total_amount = fields.String()
-    installment_amount = fields.String()
-    installments = fields.Integer()
-    first_due_date = fields.String()
-    has_original_document = fields.Boolean()
-    user_redirect_url = fields.String()
-    unico_process_id = fields.String()
-    digital_signature = fields.Nested(DigitalSignatureSchema)
-    contract_details = fields.Nested(ContractDetailsSchema)
+    contract_id = Uuid(required=True)
+    status = fields.String(required=True, metadata={"example": "CONTRACT_GENERATED"})
+    principal_amount = DecimalText(required=True)
+    interest_rate = DecimalText(required=True, metadata={"description": "monthly, percent", "example": "1.79"})
+    total_amount = DecimalText(required=True)
+    installment_amount = DecimalText(required=True)
+    installments = fields.Integer(required=True)
+    first_due_date = Day(required=True)
+    has_original_document = fields.Boolean(required=True)
+    user_redirect_url = fields.String(
+        required=True, metadata={"format": "uri", "description": "where the customer signs"}
+    )
+    unico_process_id = fields.String(required=True, metadata={"description": "id of the external signing process"})
+    digital_signature = fields.Nested(DigitalSignatureSchema, required=True)
+    contract_details = fields.Nested(ContractDetailsSchema, required=True)
+
+
+class DisbursementInfoSchema(Schema):
+    disbursement_amount = DecimalText(required=True)
+    disbursement_date = Day(required=True)
+    disbursement_paid_at = Instant(required=True)
+    issuer_application_id = fields.String(required=True, allow_none=True, metadata={"description": "CCB number"})
 
 
 class ContractStatusSchema(Schema):
-    proposal_id = fields.String()
-    proposal_status = fields.String()
-    contract_id = fields.String()
-    contract_status = fields.String()
-    digital_signature = fields.Nested(DigitalSignatureSchema)
-    disbursement = fields.Dict(
-        metadata={
-            "description": "disbursement_amount, disbursement_date, "
-            "disbursement_paid_at, issuer_application_id; once paid"
-        }
-    )
-
-
-class TerminalStatusSchema(Schema):
-    code = fields.String(metadata={"example": "TERMINAL_PROPOSAL_STATUS"})
-    message = fields.String()
-    details = fields.Dict(metadata={"description": "current_status"})
+    proposal_id = Uuid(required=True)
+    proposal_status = fields.String(required=True, metadata={"enum": [status.value for status in Status]})
+    contract_id = Uuid(required=True)
+    contract_status = fields.String(required=True)
+    digital_signature = fields.Nested(DigitalSignatureSchema, required=True)
+    disbursement = fields.Nested(DisbursementInfoSchema, metadata={"description": "once the money was paid"})
 
 
 class CancelResultSchema(Schema):
-    id = fields.String()
-    cpf = fields.String()
-    full_name = fields.String()
-    status = fields.String()
-    updated_at = fields.String()
+    id = Uuid(required=True)
+    cpf = fields.String(required=True)
+    full_name = fields.String(required=True)
+    status = fields.String(required=True, metadata={"enum": ["CANCELED"]})
+    updated_at = Instant(required=True)

@@ -1,5 +1,9 @@
-"""Request and response bodies of the credit path: start, contact and token, analysis,
-simulation, pre-accept and the sandbox message inbox."""
+"""Request and response bodies of the credit path: start, contact and token.
+
+Every rule a request field is checked against is declared on it (the OpenAPI document is built
+from these schemas), so a body valid by the document is never refused for its shape. CPF check
+digits are the ``cpf`` format; a birth date must also be a past day (from 1900-01-01).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,11 @@ from datetime import date
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validates
 
 from models.domain.cpf import cpf_valid
+from models.domain.statuses import Status
 from schemas import edge
+from schemas.fields import Instant, Uuid
+
+STATUSES = [status.value for status in Status]
 
 
 class Body(Schema):
@@ -19,22 +27,22 @@ class Body(Schema):
 class StartRequest(Body):
     cpf = fields.String(
         required=True,
-        validate=edge.digits(11, 11, "must be 11 digits with valid check digits"),
-        metadata={"example": "52998224725"},
-    )
-    full_name = edge.PersonName(
-        required=True,
+        validate=edge.Pattern(edge.CPF_PATTERN, error=edge.CPF_ERROR),
         metadata={
-            "example": "Maria da Silva",
-            "description": "normalised (NFC, typographic apostrophes, single spaces) and stored upper-cased",
+            "format": "cpf",
+            "description": "11 digits, no mask, with valid check digits",
+            "example": "52998224725",
         },
     )
-    birth_date = edge.Day(required=True, metadata={"example": "1985-04-12"})
+    full_name = edge.PersonName(required=True, metadata={"example": "Maria da Silva"})
+    birth_date = edge.Day(
+        required=True, metadata={"description": "YYYY-MM-DD, a past day from 1900-01-01 on", "example": "1985-04-12"}
+    )
 
     @validates("cpf")
     def _cpf(self, value, **kwargs):
         if not cpf_valid(value):
-            raise ValidationError("must be 11 digits with valid check digits")
+            raise ValidationError(edge.CPF_ERROR)
 
     @validates("birth_date")
     def _birth(self, value, **kwargs):
@@ -45,16 +53,18 @@ class StartRequest(Body):
 
 
 class StartResponse(Schema):
-    message = fields.String()
-    proposal_id = fields.String()
-    cpf = fields.String()
-    full_name = fields.String()
-    product_id = fields.String()
-    status = fields.String()
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    cpf = fields.String(required=True, metadata={"example": "52998224725"})
+    full_name = fields.String(required=True, metadata={"description": "upper-cased", "example": "MARIA DA SILVA"})
+    product_id = Uuid(required=True)
+    status = fields.String(required=True, metadata={"enum": STATUSES})
 
 
 class ContactRequest(Body):
-    email = edge.EmailAddress(required=True, metadata={"description": "stored lower-cased"})
+    email = edge.EmailAddress(
+        required=True, metadata={"description": "stored lower-cased", "example": "maria@example.com"}
+    )
     phone = fields.String(
         required=True,
         validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
@@ -63,22 +73,30 @@ class ContactRequest(Body):
 
 
 class ContactResponse(Schema):
-    message = fields.String()
-    phone = fields.String()
-    expires_at = fields.String()
+    message = fields.String(required=True)
+    phone = fields.String(required=True, metadata={"example": "+5511987654321"})
+    expires_at = Instant(required=True, metadata={"description": "5 minutes after sending"})
 
 
 class ResendResponse(ContactResponse):
-    channel = fields.String(metadata={"description": "sms or whatsapp"})
+    channel = fields.String(required=True, metadata={"enum": ["sms", "whatsapp"]})
 
 
 class ValidateTokenRequest(Body):
-    token = fields.String(required=True, validate=edge.digits(6, 6, "must be 6 digits"))
-    phone = fields.String(required=True, validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR))
+    token = fields.String(
+        required=True,
+        validate=edge.digits(6, 6, "must be 6 digits"),
+        metadata={"example": "123456"},
+    )
+    phone = fields.String(
+        required=True,
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
+        metadata={"description": "the phone the code was sent to", "example": "+5511987654321"},
+    )
 
 
 class ValidateTokenResponse(Schema):
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    validated_at = fields.String()
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    status = fields.String(required=True, metadata={"enum": STATUSES})
+    validated_at = Instant(required=True)

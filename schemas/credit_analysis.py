@@ -1,11 +1,15 @@
-"""Bodies of credit analysis, retry, simulation and pre-accept."""
+"""Bodies of credit analysis, retry, simulation, pre-accept and the sandbox message inbox."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from schemas import edge
-from schemas.credit import Body
+from schemas.credit import STATUSES, Body
+from schemas.fields import DecimalText, Instant, Money, Uuid
+from schemas.offers import OfferSchema, ProductSchema, SelectedOfferSchema
 
 # Hard bounds of the simulation inputs; the product's own limits (pricing: min/max amount and
 # installments) are checked before anything is stored and answer INVALID_SIMULATION_PARAMETERS.
@@ -14,60 +18,90 @@ MAX_LOAN_AMOUNT = 1_000_000_000
 
 
 class ConsentGeolocation(Body):
-    latitude = edge.Number(required=True, minimum=-90, maximum=90)
-    longitude = edge.Number(required=True, minimum=-180, maximum=180)
+    latitude = edge.Number(required=True, minimum=-90, maximum=90, metadata={"example": -23.5505})
+    longitude = edge.Number(required=True, minimum=-180, maximum=180, metadata={"example": -46.6333})
 
 
 class CreditAnalysisRequest(Body):
-    ip = edge.IpAddress(required=True)
+    ip = edge.IpAddress(
+        required=True, metadata={"description": "the customer's IPv4 or IPv6 address", "example": "200.160.2.3"}
+    )
     geolocation = fields.Nested(ConsentGeolocation, required=True)
-    document_text = edge.Text(required=True, min_length=1, max_length=20000)
+    document_text = edge.Text(
+        required=True,
+        min_length=1,
+        max_length=20000,
+        lines=True,
+        metadata={"description": "the consent text the customer accepted", "example": "I authorise the query..."},
+    )
     channel = edge.Text(
         required=True,
         min_length=1,
         max_length=16,
-        metadata={"description": "seen values: web, mobile, app"},
+        metadata={"description": "seen values: web, mobile, app", "example": "web"},
     )
 
 
-class AnalysisResult(Schema):
-    """Approved, rejected or technical-failure body (see README for each shape)."""
+class FriendlyMessageSchema(Schema):
+    title = fields.String(required=True)
+    description = fields.String(required=True)
 
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    approved = fields.Boolean()
-    offer = fields.Dict(allow_none=True)
-    insuredOffer = fields.Dict(allow_none=True)
-    product = fields.Dict()
-    insuredProduct = fields.Dict()
-    available_margin = fields.String()
-    maxLoanAmount = fields.Float()
+
+class AnalysisResult(Schema):
+    """Approved (offer, limits), rejected (rejection_reason) or technical failure (error_code)."""
+
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    status = fields.String(
+        required=True, metadata={"description": "OFFERS_RECEIVED, REJECTED or CREDIT_ANALYSIS_FAILED", "enum": STATUSES}
+    )
+    approved = fields.Boolean(required=True)
+    offer = fields.Nested(OfferSchema, allow_none=True)
+    insuredOffer = fields.Nested(
+        OfferSchema, allow_none=True, metadata={"description": "partners with insurance; null when not approved"}
+    )
+    product = fields.Nested(ProductSchema, metadata={"description": "partners with insurance"})
+    insuredProduct = fields.Nested(ProductSchema, metadata={"description": "partners with insurance"})
+    available_margin = DecimalText(metadata={"description": "monthly payroll margin"})
+    maxLoanAmount = Money()
     maxInstallments = fields.Integer()
-    maxMonthlyPayment = fields.String()
-    minMonthlyPayment = fields.Float()
-    bank_skip = fields.Boolean()
-    rejection_reason = fields.String()
-    error_code = fields.String()
-    friendly_message = fields.Dict()
+    maxMonthlyPayment = DecimalText()
+    minMonthlyPayment = Money()
+    bank_skip = fields.Boolean(metadata={"description": "whether bank validation can be skipped"})
+    promotional = fields.Boolean(metadata={"description": "present (true) for a promotional offer"})
+    rejection_reason = fields.String(
+        metadata={"enum": ["NO_AVAILABLE_MARGIN", "IRREGULAR_CPF", "AGE_CRITERIA", "INSUFFICIENT_SCORE"]}
+    )
+    error_code = fields.String(metadata={"example": "CRA-DTP-003"})
+    friendly_message = fields.Nested(FriendlyMessageSchema)
+    retryable = fields.Boolean(metadata={"description": "technical failure: whether the retry route may succeed"})
 
 
 class RetryResult(AnalysisResult):
-    available_margin = fields.Float()
+    """The retry's result (available_margin is a number here, per the spec), or a message with
+    status_url when the dedup window or the retry limit applies."""
+
+    available_margin = Money(metadata={"description": "monthly payroll margin"})
+    approved = fields.Boolean()
+    status_url = fields.String(metadata={"description": "dedup window / retry limit: where to read the result"})
 
 
 class SimulateRequest(Body):
+    """Exactly one of ``installments`` (largest amount for the term) or ``loan_amount`` (term options)."""
+
+    OPENAPI_EXTRA: ClassVar[dict] = {"oneOf": [{"required": ["installments"]}, {"required": ["loan_amount"]}]}
+
     installments = edge.Integer(
         minimum=1,
         maximum=MAX_INSTALLMENTS,
-        metadata={"description": "within the product's limits (min_installments to max_installments)"},
+        metadata={"description": "within the product's limits (min_installments to max_installments)", "example": 48},
     )
     loan_amount = edge.Amount(
         minimum=0,
         maximum=MAX_LOAN_AMOUNT,
-        metadata={"description": "net amount, at most two decimals, within the product's limits"},
+        metadata={"description": "net amount, at most two decimals, within the product's limits", "example": 5000.0},
     )
-    insured = fields.Boolean(load_default=False)
+    insured = edge.Boolean(load_default=False, metadata={"description": "partners with insurance only"})
 
     @validates_schema
     def _exactly_one(self, data, **kwargs):
@@ -80,40 +114,38 @@ class SimulateRequest(Body):
 
 
 class SimulationResponse(Schema):
-    simulation_mode = fields.String()
-    proposal_id = fields.String()
-    product_id = fields.String()
-    product_name = fields.String()
-    total_offers = fields.Integer()
-    message = fields.String()
-    offers = fields.List(fields.Dict())
+    simulation_mode = fields.String(required=True, metadata={"enum": ["BY_INSTALLMENTS", "BY_LOAN_AMOUNT"]})
+    proposal_id = Uuid(required=True)
+    product_id = Uuid(required=True)
+    product_name = fields.String(required=True)
+    total_offers = fields.Integer(required=True)
+    message = fields.String(required=True)
+    offers = fields.List(fields.Nested(OfferSchema), required=True)
 
 
 class PreAcceptRequest(Body):
-    selected_offer_id = edge.Uuid(required=True)
-
-
-class SelectedOffer(Schema):
-    id = fields.String()
-    principal_amount = fields.Float()
-    installments = fields.Integer()
-    installment_amount = fields.Float()
+    selected_offer_id = edge.Uuid(required=True, metadata={"description": "an offer's id"})
 
 
 class PreAcceptResponse(Schema):
-    message = fields.String()
-    proposal_id = fields.String()
-    status = fields.String()
-    selected_offer = fields.Nested(SelectedOffer)
-    pre_accepted_at = fields.String()
+    message = fields.String(required=True)
+    proposal_id = Uuid(required=True)
+    status = fields.String(required=True, metadata={"enum": STATUSES})
+    selected_offer = fields.Nested(SelectedOfferSchema, required=True)
+    pre_accepted_at = Instant(required=True)
 
 
 class SandboxMessagesQuery(Schema):
-    phone = fields.String(required=True, validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR))
+    phone = fields.String(
+        required=True,
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
+        metadata={"example": "+5511987654321"},
+    )
 
 
 class SandboxMessage(Schema):
-    channel = fields.String()
-    text = fields.String()
-    token = fields.String(allow_none=True)
-    sent_at = fields.String()
+    proposal_id = Uuid(required=True, metadata={"description": "the proposal the code was sent for"})
+    channel = fields.String(required=True, metadata={"enum": ["sms", "whatsapp", "email"]})
+    text = fields.String(required=True)
+    token = fields.String(required=True, allow_none=True, metadata={"description": "the code in clear"})
+    sent_at = Instant(required=True)

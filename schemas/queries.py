@@ -1,17 +1,15 @@
 """Request and response shapes of the read side: proposal listing, customers and statistics.
 
-Amount fields are Float so Decimal values leave as JSON numbers (the spec's "number"); instants
-are strings already formatted as ``YYYY-MM-DDTHH:mm:ss.sssZ`` by the views.
+Amounts are Money (JSON numbers, the spec's "number"), instants Instant (``YYYY-MM-DDTHH:mm:ss.sssZ``)
+and days Day (``YYYY-MM-DD``): the views hand over Decimals, datetimes and dates.
 """
 
 from marshmallow import Schema, fields
 
 from models.services.queries.params import SORTS, STATUS_CODES
 from schemas import edge
-
-ISO = {"format": "date-time", "example": "2026-05-11T13:45:00.000Z"}
-DAY = {"format": "date", "example": "2026-05-11"}
-
+from schemas.fields import Day, Instant, Money, Uuid
+from schemas.offers import SelectedOfferSchema
 
 # Beyond this page an offset no longer fits every database's integer (and no origin has that many).
 MAX_PAGE = 1_000_000
@@ -24,9 +22,9 @@ def local_day(description: str) -> edge.Day:
 
 
 class ProposalListArgsSchema(Schema):
-    page = edge.Integer(minimum=1, maximum=MAX_PAGE, strict=False, load_default=1, metadata={"description": "1-based"})
+    page = edge.Integer(minimum=1, maximum=MAX_PAGE, query=True, load_default=1, metadata={"description": "1-based"})
     limit = edge.Integer(
-        minimum=1, maximum=100, strict=False, load_default=10, metadata={"description": "page size, at most 100"}
+        minimum=1, maximum=100, query=True, load_default=10, metadata={"description": "page size, at most 100"}
     )
     cpf = fields.String(
         validate=edge.Pattern(r"^ *[0-9]{0,11} *$", error="must be up to 11 ASCII digits"),
@@ -64,18 +62,11 @@ class StatusDetailSchema(Schema):
     order = fields.Integer()
 
 
-class SelectedOfferSummarySchema(Schema):
-    id = fields.String()
-    principal_amount = fields.Float()
-    installments = fields.Integer()
-    installment_amount = fields.Float()
-
-
 class ProposalItemSchema(Schema):
-    id = fields.String(metadata={"format": "uuid"})
+    id = Uuid()
     cpf = fields.String()
     full_name = fields.String()
-    birth_date = fields.String(metadata=DAY)
+    birth_date = Day()
     email = fields.String(allow_none=True)
     phone = fields.String(allow_none=True)
     status = fields.String(metadata={"enum": STATUS_CODES})
@@ -88,9 +79,9 @@ class ProposalItemSchema(Schema):
     account_type = fields.String(allow_none=True)
     origin = fields.String()
     user_redirect_url = fields.String(allow_none=True)
-    selected_offer = fields.Nested(SelectedOfferSummarySchema, allow_none=True)
-    created_at = fields.String(metadata=ISO)
-    updated_at = fields.String(metadata=ISO)
+    selected_offer = fields.Nested(SelectedOfferSchema, allow_none=True)
+    created_at = Instant()
+    updated_at = Instant()
 
 
 class PaginationSchema(Schema):
@@ -109,10 +100,10 @@ class AppliedFiltersSchema(Schema):
     phone = fields.String()
     status = fields.List(fields.String())
     bank_code = fields.String()
-    created_from = fields.String(metadata=DAY)
-    created_to = fields.String(metadata=DAY)
-    updated_from = fields.String(metadata=DAY)
-    updated_to = fields.String(metadata=DAY)
+    created_from = Day()
+    created_to = Day()
+    updated_from = Day()
+    updated_to = Day()
     sort = fields.String()
 
 
@@ -123,22 +114,22 @@ class ProposalListSchema(Schema):
 
 
 class CustomerContractSchema(Schema):
-    contract_id = fields.String()
-    proposal_id = fields.String()
+    contract_id = Uuid()
+    proposal_id = Uuid()
     status = fields.String()
     issuer_application_id = fields.String(allow_none=True)
-    principal_amount = fields.Float()
-    total_amount = fields.Float()
-    installment_amount = fields.Float()
+    principal_amount = Money()
+    total_amount = Money()
+    installment_amount = Money()
     installments = fields.Integer()
     interest_rate = fields.Float(metadata={"description": "monthly, percent"})
-    disbursement_amount = fields.Float(allow_none=True)
-    disbursement_date = fields.String(allow_none=True)
-    disbursement_paid_at = fields.String(allow_none=True, metadata=ISO)
-    first_due_date = fields.String(allow_none=True)
-    final_due_date = fields.String(allow_none=True)
-    issue_date = fields.String(allow_none=True, metadata=ISO)
-    created_at = fields.String(metadata=ISO)
+    disbursement_amount = Money(allow_none=True)
+    disbursement_date = Day(allow_none=True)
+    disbursement_paid_at = Instant(allow_none=True)
+    first_due_date = Day(allow_none=True)
+    final_due_date = Day(allow_none=True)
+    issue_date = Instant(allow_none=True)
+    created_at = Instant()
 
 
 class CustomerContractsSchema(Schema):
@@ -149,13 +140,13 @@ class CustomerContractsSchema(Schema):
 
 class AvailableLoanAmountSchema(Schema):
     cpf = fields.String()
-    available_loan_amount = fields.Float()
-    approved_at = fields.String(metadata=ISO)
+    available_loan_amount = Money()
+    approved_at = Instant()
 
 
 class CustomerSummarySchema(Schema):
     cpf = fields.String()
     email = fields.String(allow_none=True)
-    available_loan_amount = fields.Float(allow_none=True)
-    available_loan_approved_at = fields.String(allow_none=True, metadata=ISO)
+    available_loan_amount = Money(allow_none=True)
+    available_loan_approved_at = Instant(allow_none=True)
     contracts = fields.List(fields.Nested(CustomerContractSchema))

@@ -4,7 +4,9 @@ from marshmallow import Schema, fields
 
 from models.domain.lifecycles import AnalysisOutcome, DisbursementStatus, MessageDeliveryStatus
 from models.domain.signature import SignatureStatus
-from schemas.queries import DAY, ISO, CustomerContractSchema, ProposalItemSchema, local_day
+from schemas.fields import Day, Instant, Money
+from schemas.offers import OfferSchema
+from schemas.queries import CustomerContractSchema, ProposalItemSchema, local_day
 
 
 class MaskedBankingDataSchema(Schema):
@@ -28,7 +30,7 @@ class ConsentSchema(Schema):
     ip = fields.String()
     geolocation = fields.Nested(GeolocationSchema)
     channel = fields.String()
-    captured_at = fields.String(metadata=ISO)
+    captured_at = Instant()
 
 
 class ConsentEvidenceSchema(ConsentSchema):
@@ -41,14 +43,14 @@ class AnalysisOutcomeSchema(Schema):
     kind = fields.String()
     attempt = fields.Integer()
     promotional = fields.Boolean()
-    available_margin = fields.Float(allow_none=True)
-    max_loan_amount = fields.Float(allow_none=True)
+    available_margin = Money(allow_none=True)
+    max_loan_amount = Money(allow_none=True)
     max_installments = fields.Integer(allow_none=True)
     rejection_reason = fields.String(allow_none=True)
     error_code = fields.String(allow_none=True)
-    started_at = fields.String(metadata=ISO)
-    finished_at = fields.String(allow_none=True, metadata=ISO)
-    approved_at = fields.String(allow_none=True, metadata=ISO)
+    started_at = Instant()
+    finished_at = Instant(allow_none=True)
+    approved_at = Instant(allow_none=True)
 
 
 class SignatureSchema(Schema):
@@ -56,16 +58,16 @@ class SignatureSchema(Schema):
     unico_process_id = fields.String(allow_none=True)
     status = fields.String(allow_none=True, metadata={"enum": [status.value for status in SignatureStatus]})
     user_redirect_url = fields.String(allow_none=True)
-    expires_at = fields.String(allow_none=True, metadata=ISO)
-    signed_at = fields.String(allow_none=True, metadata=ISO)
+    expires_at = Instant(allow_none=True)
+    signed_at = Instant(allow_none=True)
 
 
 class DisbursementSchema(Schema):
     status = fields.String(metadata={"enum": [status.value for status in DisbursementStatus]})
-    amount = fields.Float(allow_none=True)
-    scheduled_for = fields.String(allow_none=True, metadata=DAY)
+    amount = Money(allow_none=True)
+    scheduled_for = Day(allow_none=True)
     attempts = fields.Integer()
-    paid_at = fields.String(allow_none=True, metadata=ISO)
+    paid_at = Instant(allow_none=True)
 
 
 class StatusChangeSchema(Schema):
@@ -74,7 +76,7 @@ class StatusChangeSchema(Schema):
     new_status = fields.String()
     trigger = fields.String()
     source = fields.String(metadata={"enum": ["http", "actor", "scheduler", "ops"]})
-    changed_at = fields.String(metadata=ISO)
+    changed_at = Instant()
 
 
 class ProposalDetailSchema(ProposalItemSchema):
@@ -84,7 +86,7 @@ class ProposalDetailSchema(ProposalItemSchema):
     consent = fields.Nested(ConsentSchema, allow_none=True, metadata={"description": "latest consent"})
     credit_analysis = fields.Nested(AnalysisOutcomeSchema, allow_none=True, metadata={"description": "latest analysis"})
     offers = fields.List(
-        fields.Dict(),
+        fields.Nested(OfferSchema),
         metadata={
             "description": "offers not replaced by newer ones (spec's Offer; status and is_available as of the request)"
         },
@@ -97,11 +99,11 @@ class ProposalDetailSchema(ProposalItemSchema):
 
 class AnalysisRecordSchema(AnalysisOutcomeSchema):
     mode = fields.String()
-    max_monthly_payment = fields.Float(allow_none=True)
-    min_monthly_payment = fields.Float(allow_none=True)
+    max_monthly_payment = Money(allow_none=True)
+    min_monthly_payment = Money(allow_none=True)
     monthly_rate = fields.Float(allow_none=True, metadata={"description": "decimal, 0.0499 means 4.99%"})
-    pod_limit_max = fields.Float(allow_none=True)
-    promotional_pod_limit_max = fields.Float(allow_none=True)
+    pod_limit_max = Money(allow_none=True)
+    promotional_pod_limit_max = Money(allow_none=True)
     retryable = fields.Boolean()
     margin_snapshot = fields.Dict(allow_none=True, metadata={"description": "payroll margin as read"})
     engine_result = fields.Dict(allow_none=True, metadata={"description": "credit engine answer as received"})
@@ -119,7 +121,7 @@ class MessageSendSchema(Schema):
     channel = fields.String(metadata={"enum": ["sms", "whatsapp", "email"]})
     purpose = fields.String()
     recipient = fields.String()
-    sent_at = fields.String(metadata=ISO)
+    sent_at = Instant()
     delivery_status = fields.String(metadata={"enum": [status.value for status in MessageDeliveryStatus]})
     provider_message_id = fields.String(allow_none=True)
     error = fields.String(allow_none=True)
@@ -137,8 +139,8 @@ class StatisticsArgsSchema(Schema):
 
 
 class PeriodSchema(Schema):
-    created_from = fields.String(allow_none=True, metadata=DAY)
-    created_to = fields.String(allow_none=True, metadata=DAY)
+    created_from = Day(allow_none=True)
+    created_to = Day(allow_none=True)
     timezone = fields.String()
 
 
@@ -151,8 +153,8 @@ class FunnelStepSchema(Schema):
 
 class AmountBucketSchema(Schema):
     count = fields.Integer()
-    principal_amount = fields.Float()
-    disbursement_amount = fields.Float()
+    principal_amount = Money()
+    disbursement_amount = Money()
 
 
 class AmountsSchema(Schema):

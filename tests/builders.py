@@ -18,6 +18,7 @@ one) and boots nothing. Two families:
 from __future__ import annotations
 
 import itertools
+import uuid
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
@@ -28,6 +29,7 @@ from models.db.proposals import Consent, Proposal, StatusChange
 from models.domain.clock import now
 from models.domain.loan.offers import build_offers
 from models.domain.loan.pricing import AnalysisResult, Pricing
+from models.services.credit.wire import plain
 
 # A Tuesday, 12:00 in São Paulo: a business day outside the payroll maintenance window.
 BUSINESS_NOON = "2026-03-10T15:00:00Z"
@@ -113,8 +115,20 @@ def analysis(p: Proposal, **fields) -> CreditAnalysis:
     return CreditAnalysis.create(**row)
 
 
+def stored_offer_payload(proposal_id: str, offer_id: str, *, at: datetime = T0) -> dict:
+    """The payload the analysis stores for a standard offer (every spec field, amounts as numbers,
+    the internal ``kind`` and ``cost_breakdown`` included), built by the domain at ``at``."""
+    result = AnalysisResult(
+        available_margin=Decimal("600.00"), max_installments=24, monthly_rate=None, pod_limit_max=Decimal("150000.00")
+    )
+    built = build_offers(result, PRICING, proposal_id, at, id_factory=lambda: offer_id)[0]
+    return plain(built)
+
+
 def offer(p: Proposal, **fields) -> Offer:
+    offer_id = fields.pop("id", None) or str(uuid.uuid4())
     row = dict(
+        id=offer_id,
         proposal=p.id,
         source="analysis",
         kind="standard",
@@ -123,10 +137,11 @@ def offer(p: Proposal, **fields) -> Offer:
         installment_amount=Decimal("289.15"),
         interest_rate=Decimal("1.9900"),
         expires_at=T0 + timedelta(days=7),
-        payload={"offer_type": "STANDARD", "status": "ACTIVE"},
         created_at=T0,
     )
     row.update(fields)
+    if "payload" not in row:
+        row["payload"] = stored_offer_payload(p.id, offer_id)
     return Offer.create(**row)
 
 

@@ -1,15 +1,14 @@
-"""Response bodies of the credit analysis routes (spec: analysis response, polling, retry)."""
+"""Views of the credit analysis routes (spec: analysis response, polling, retry), serialized by
+schemas.credit_analysis (AnalysisResult, RetryResult) and the acknowledgement schema."""
 
 from __future__ import annotations
 
-from httpapi.presenters.acknowledgement import acknowledgement_body
+from httpapi.presenters.acknowledgement import acknowledgement_view
 from models import runtime
-from models.domain.clock import isoformat_z
 from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.analysis_reads import FinishedAnalysis
-from models.services.credit.offers import offer_body
+from models.services.credit.offers import current_offer
 from models.services.credit.products import product_ref
-from models.services.credit.wire import money_text, number
 
 REJECTION_MESSAGES = {
     "NO_AVAILABLE_MARGIN": "Credit analysis rejected: no available payroll margin",
@@ -37,11 +36,21 @@ def status_url(proposal_id: str) -> str:
     return f"/proposals/{proposal_id}/credit-analysis"
 
 
+def retry_refusal(proposal_id: str, refusal) -> dict:
+    """200 body of a retry inside the dedup window or past the retry limit: where to read the result."""
+    return {
+        "message": refusal.message,
+        "proposal_id": proposal_id,
+        "status": refusal.current_status,
+        "status_url": status_url(proposal_id),
+    }
+
+
 def acknowledgement(analysis) -> dict:
     """202 body for a running analysis; PAYROLL_SYSTEM_FAILED_AWAITING_RETRY also says when the
     automatic retry runs."""
     proposal_id = analysis.proposal_id
-    body = acknowledgement_body(
+    body = acknowledgement_view(
         proposal_id,
         "CREDIT_ANALYSIS_IN_PROGRESS",
         analysis.started_at,
@@ -51,7 +60,7 @@ def acknowledgement(analysis) -> dict:
     if analysis.outcome == AnalysisOutcome.AWAITING_RETRY:
         body.update(
             status="PAYROLL_SYSTEM_FAILED_AWAITING_RETRY",
-            retry_at=isoformat_z(analysis.retry_at),
+            retry_at=analysis.retry_at,
             message="The payroll system failed; an automatic retry is scheduled at retry_at",
         )
     return body
@@ -65,21 +74,21 @@ def _approved(result: FinishedAnalysis) -> dict:
         "proposal_id": proposal.id,
         "status": proposal.status,
         "approved": True,
-        "offer": offer_body(result.offer, selected_offer_id=selected),
+        "offer": current_offer(result.offer, selected_offer_id=selected),
     }
     settings = runtime.current().settings
     if result.insurance_enabled:
         body.update(
-            insuredOffer=offer_body(result.insured_offer, selected_offer_id=selected),
+            insuredOffer=current_offer(result.insured_offer, selected_offer_id=selected),
             product=product_ref(False, products_settings=settings.products),
             insuredProduct=product_ref(True, products_settings=settings.products),
         )
     body.update(
-        available_margin=money_text(analysis.available_margin),
-        maxLoanAmount=number(analysis.max_loan_amount),
+        available_margin=analysis.available_margin,
+        maxLoanAmount=analysis.max_loan_amount,
         maxInstallments=analysis.max_installments,
-        maxMonthlyPayment=money_text(analysis.max_monthly_payment),
-        minMonthlyPayment=number(analysis.min_monthly_payment),
+        maxMonthlyPayment=analysis.max_monthly_payment,
+        minMonthlyPayment=analysis.min_monthly_payment,
         bank_skip=settings.credit.bank_skip,
     )
     if analysis.promotional:
@@ -130,7 +139,7 @@ def result_body(result: FinishedAnalysis) -> dict:
 
 
 def retry_body(result: FinishedAnalysis) -> dict:
-    """200 body of the synchronous retry: available_margin is a number here (spec)."""
+    """200 body of the synchronous retry (RetryResult serializes available_margin as a number)."""
     body = result_body(result)
     analysis = result.analysis
     if analysis.outcome == AnalysisOutcome.APPROVED:
@@ -139,6 +148,5 @@ def retry_body(result: FinishedAnalysis) -> dict:
             for k, v in body.items()
             if k not in ("product", "insuredProduct", "maxMonthlyPayment", "minMonthlyPayment")
         }
-        body["available_margin"] = number(analysis.available_margin)
         body["message"] = "Credit analysis retry approved with offers"
     return body

@@ -1,15 +1,16 @@
 """GET /v1/banks: the authorised bank list (valid bank_code values for banking data)."""
 
-import flask_smorest
-
 from models.services.banking import banks
 from schemas.banking import BankListSchema
 
-blp = flask_smorest.Blueprint("banks", __name__, description="Authorised banks for disbursement")
+from ..blueprint import Blueprint
+
+blp = Blueprint("banks", __name__, description="Authorised banks for disbursement")
 
 
-@blp.route("/banks")
+@blp.route("/banks", endpoint="list_banks")
 @blp.response(200, BankListSchema)
+@blp.errors({})
 def list_banks():
     """Banks the service disburses to, as {code, name} (COMPE code, 3 digits)."""
     listing = banks.listing()

@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
-import flask_smorest
-
 from models import runtime
-from models.domain.clock import isoformat_z, now
+from models.domain.clock import now
 from models.external.messaging import SMS, WHATSAPP
 from models.services.credit import contact
 from schemas.credit import ContactRequest, ContactResponse, ResendResponse, ValidateTokenRequest, ValidateTokenResponse
-from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
-from ..presenters.replies import reply
+from ..blueprint import FORBIDDEN, INVALID_BODY, PROPOSAL_NOT_FOUND, Blueprint
 
-blp = flask_smorest.Blueprint("credit_contact", __name__, description="Contact and SMS token")
+blp = Blueprint("credit_contact", __name__, description="Contact and SMS token")
 BASE = "/proposals/<proposal_id>/contact"
+NOT_SENT = "MESSAGE_NOT_SENT: the message provider is unavailable; ask for the code again shortly"
+RESEND_CONFLICT = "RESEND_COOLDOWN (details.retry_after_seconds) or INVALID_STATUS_FOR_RESEND (details.currentStatus)"
 
 
-@blp.route(BASE, methods=["POST"])
+@blp.route(BASE, methods=["POST"], endpoint="send_contact")
 @blp.arguments(ContactRequest)
 @blp.response(201, ContactResponse, description="Token sent by SMS; expires in 5 minutes")
-@blp.alt_response(409, schema=ErrorSchema, description="Phone already used in another proposal, or resend cooldown")
+@blp.errors(
+    {
+        400: INVALID_BODY,
+        403: FORBIDDEN,
+        404: PROPOSAL_NOT_FOUND,
+        409: "Phone already used in another proposal (no errorCode, details.field phone), RESEND_COOLDOWN, or "
+        "the status does not allow contact (details.currentStatus)",
+        503: NOT_SENT,
+    }
+)
 def send_contact(body, proposal_id):
     """Save email and phone and send a 6-digit code by SMS."""
     rt = runtime.current()
@@ -34,19 +42,19 @@ def send_contact(body, proposal_id):
         contact_settings=rt.settings.contact,
         jwt_signing_key=rt.settings.jwt_signing_key,
     )
-    return reply(
-        {"message": "Verification code sent by SMS", "phone": token.phone, "expires_at": isoformat_z(token.expires_at)},
-        201,
-    )
+    return {"message": "Verification code sent by SMS", "phone": token.phone, "expires_at": token.expires_at}
 
 
-@blp.route(BASE + "/validate-token", methods=["POST"])
+@blp.route(BASE + "/validate-token", methods=["POST"], endpoint="validate_token")
 @blp.arguments(ValidateTokenRequest)
 @blp.response(200, ValidateTokenResponse)
-@blp.alt_response(
-    400,
-    schema=ErrorSchema,
-    description="INVALID_TOKEN, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, TOKEN_NOT_FOUND, PHONE_MISMATCH",
+@blp.errors(
+    {
+        400: INVALID_BODY + "; INVALID_TOKEN, TOKEN_EXPIRED, TOO_MANY_ATTEMPTS, TOKEN_NOT_FOUND, PHONE_MISMATCH",
+        403: FORBIDDEN,
+        404: PROPOSAL_NOT_FOUND,
+        409: "INVALID_STATUS_FOR_TOKEN_VALIDATION: the proposal is not waiting for a code (details.currentStatus)",
+    }
 )
 def validate_token(body, proposal_id):
     """Check the code; the proposal moves to TOKEN_VALIDATED."""
@@ -59,18 +67,10 @@ def validate_token(body, proposal_id):
         contact_settings=settings.contact,
         jwt_signing_key=settings.jwt_signing_key,
     )
-    return reply(
-        {
-            "message": "Token validated",
-            "proposal_id": proposal.id,
-            "status": proposal.status,
-            "validated_at": isoformat_z(now()),
-        },
-        200,
-    )
+    return {"message": "Token validated", "proposal_id": proposal.id, "status": proposal.status, "validated_at": now()}
 
 
-def _resend(proposal_id: str, channel: str):
+def _resend(proposal_id: str, channel: str) -> dict:
     rt = runtime.current()
     token = contact.resend(
         current_origin(),
@@ -82,28 +82,34 @@ def _resend(proposal_id: str, channel: str):
         jwt_signing_key=rt.settings.jwt_signing_key,
     )
     label = "SMS" if channel == SMS else "WhatsApp"
-    return reply(
-        {
-            "message": f"New verification code sent by {label}",
-            "phone": token.phone,
-            "channel": channel,
-            "expires_at": isoformat_z(token.expires_at),
-        },
-        200,
-    )
+    return {
+        "message": f"New verification code sent by {label}",
+        "phone": token.phone,
+        "channel": channel,
+        "expires_at": token.expires_at,
+    }
 
 
-@blp.route(BASE + "/resend-token", methods=["POST"])
+RESEND_ERRORS = {
+    400: INVALID_BODY,
+    403: FORBIDDEN,
+    404: PROPOSAL_NOT_FOUND,
+    409: RESEND_CONFLICT,
+    503: NOT_SENT,
+}
+
+
+@blp.route(BASE + "/resend-token", methods=["POST"], endpoint="resend_token_sms")
 @blp.response(200, ResendResponse)
-@blp.alt_response(409, schema=ErrorSchema, description="RESEND_COOLDOWN or INVALID_STATUS_FOR_RESEND")
+@blp.errors(RESEND_ERRORS)
 def resend_sms(proposal_id):
     """A new code by SMS (no body); the previous code stops working."""
     return _resend(proposal_id, SMS)
 
 
-@blp.route(BASE + "/resend-token/whatsapp", methods=["POST"])
+@blp.route(BASE + "/resend-token/whatsapp", methods=["POST"], endpoint="resend_token_whatsapp")
 @blp.response(200, ResendResponse)
-@blp.alt_response(409, schema=ErrorSchema, description="RESEND_COOLDOWN or INVALID_STATUS_FOR_RESEND")
+@blp.errors(RESEND_ERRORS)
 def resend_whatsapp(proposal_id):
     """A new code by the messaging app (no body); the previous code stops working."""
     return _resend(proposal_id, WHATSAPP)

@@ -1,7 +1,6 @@
 """Contract generation (hybrid, /async, ?async=true), polling, and the stored CCB document."""
 
-import flask_smorest
-from flask import jsonify, send_file
+from flask import send_file
 
 from httpapi.presenters import contract as contract_views
 from models import runtime
@@ -11,27 +10,17 @@ from models.services.contract import generation as contracts
 from models.services.contract import reads as contract_reads
 from models.services.contract import signed_version
 from schemas.async_processing import Acknowledgement, AsyncQuery
-from schemas.contract import (
-    ContractDataSchema,
-    ContractDocumentQuery,
-    ContractRequestSchema,
-    ContractStatusSchema,
-    TerminalStatusSchema,
-)
-from schemas.errors import ErrorSchema
+from schemas.contract import ContractDataSchema, ContractDocumentQuery, ContractRequestSchema, ContractStatusSchema
+from schemas.errors import TerminalStatusSchema
 
 from ..auth import current_origin
+from ..blueprint import FORBIDDEN, INVALID_BODY, INVALID_QUERY, PROPOSAL_NOT_FOUND, Blueprint
 from ..errors import ApiError
+from ..presenters.responses import serialized
 
-blp = flask_smorest.Blueprint("contract", __name__, description="Contract generation and digital signature")
+blp = Blueprint("contract", __name__, description="Contract generation and digital signature")
 IN_PROGRESS = ContractStatus.CONTRACT_GENERATION_IN_PROGRESS
 TERMINAL = {status.value for status in CONTRACT_QUERY_TERMINAL}
-
-
-def _reply(body: dict, code: int):
-    response = jsonify(body)
-    response.status_code = code
-    return response
 
 
 def _start(proposal_id: str, body: dict, wait: bool):
@@ -41,37 +30,40 @@ def _start(proposal_id: str, body: dict, wait: bool):
     )
     contract = contracts.await_generation(contract.id, contract_settings.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
-        return _reply(contract_views.acknowledgement(contract), 202)
+        return serialized(Acknowledgement, contract_views.acknowledgement(contract), 202)
     if contract.status == ContractStatus.FAILED:
         raise ApiError(
             503, "Contract generation failed; call POST contract again", error_code="CONTRACT_GENERATION_FAILED"
         )
-    return _reply(contract_views.contract_data(contract), 201)
+    return serialized(ContractDataSchema, contract_views.contract_data(contract), 201)
 
 
-_400 = "Selected offer expired (OFFER_EXPIRED) or replaced (OFFER_NOT_AVAILABLE); details.field selected_offer_id"
-_409 = "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, CONTRACT_ACTIVE"
+GENERATION_ERRORS = {
+    400: INVALID_BODY + "; OFFER_EXPIRED (selected offer expired) or OFFER_NOT_AVAILABLE (replaced), "
+    "details.field selected_offer_id",
+    403: FORBIDDEN,
+    404: PROPOSAL_NOT_FOUND,
+    409: "SIGNED_CONTRACT_EXISTS, CONTRACT_GENERATION_IN_PROGRESS, CONTRACT_ALREADY_GENERATED, PROPOSAL_FINALIZED, "
+    "CONTRACT_ACTIVE, or the status does not allow a contract (details.currentStatus)",
+    503: "CONTRACT_GENERATION_FAILED: call POST contract again",
+}
 
 
-@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["POST"])
-@blp.arguments(ContractRequestSchema)
+@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["POST"], endpoint="generate_contract")
+@blp.arguments(ContractRequestSchema, required=False)
 @blp.arguments(AsyncQuery, location="query")
 @blp.response(201, ContractDataSchema)
 @blp.alt_response(202, schema=Acknowledgement, description="Still generating (or ?async=true)")
-@blp.alt_response(400, schema=ErrorSchema, description=_400)
-@blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
-@blp.alt_response(409, schema=ErrorSchema, description=_409)
+@blp.errors(GENERATION_ERRORS)
 def generate(body, query, proposal_id):
     """Generate the contract and start the signature; waits about 28 s (hybrid), else 202."""
     return _start(str(proposal_id), body, wait=not query["async_"])
 
 
-@blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"])
-@blp.arguments(ContractRequestSchema)
+@blp.route("/proposals/<uuid:proposal_id>/contract/async", methods=["POST"], endpoint="generate_contract_async")
+@blp.arguments(ContractRequestSchema, required=False)
 @blp.response(202, Acknowledgement)
-@blp.alt_response(400, schema=ErrorSchema, description=_400)
-@blp.alt_response(404, schema=ErrorSchema, description="Proposal not found")
-@blp.alt_response(409, schema=ErrorSchema, description=_409)
+@blp.errors(GENERATION_ERRORS)
 def generate_async(body, proposal_id):
     """Start contract generation and answer 202 at once; poll GET .../contract/status."""
     return _start(str(proposal_id), body, wait=False)
@@ -80,34 +72,29 @@ def generate_async(body, proposal_id):
 def _poll(proposal_id: str):
     proposal, contract = contract_reads.proposal_contract(current_origin(), proposal_id)
     if proposal.status in TERMINAL:
-        return _reply(
-            {
-                "code": "TERMINAL_PROPOSAL_STATUS",
-                "message": f"Proposal is in terminal status {proposal.status}",
-                "details": {"current_status": proposal.status},
-            },
-            409,
-        )
+        return serialized(TerminalStatusSchema, contract_views.terminal_status(proposal), 409)
     if contract is None:
         raise ApiError(404, "Contract not found for this proposal", error_code="CONTRACT_NOT_FOUND")
     if contract.status == IN_PROGRESS:
-        return _reply(contract_views.acknowledgement(contract), 202)
-    return _reply(contract_views.contract_status(proposal, contract), 200)
+        return serialized(Acknowledgement, contract_views.acknowledgement(contract), 202)
+    return contract_views.contract_status(proposal, contract)
 
 
-@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["GET"])
-@blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"], endpoint="contract_status_alias")
+@blp.route("/proposals/<uuid:proposal_id>/contract", methods=["GET"], endpoint="get_contract")
+@blp.route("/proposals/<uuid:proposal_id>/contract/status", methods=["GET"], endpoint="get_contract_status")
 @blp.response(200, ContractStatusSchema)
 @blp.alt_response(202, schema=Acknowledgement, description="Still generating")
-@blp.alt_response(404, schema=ErrorSchema, description="Proposal or contract not found")
-@blp.alt_response(409, schema=TerminalStatusSchema, description="Proposal in a terminal status")
+@blp.alt_response(
+    409, schema=TerminalStatusSchema, description="TERMINAL_PROPOSAL_STATUS: proposal in a terminal status"
+)
+@blp.errors({403: FORBIDDEN, 404: PROPOSAL_NOT_FOUND + " or CONTRACT_NOT_FOUND"})
 def contract_status(proposal_id):
     """Contract and signature status (polling route; .../contract/status is its alias, kept for
     compatibility)."""
     return _poll(str(proposal_id))
 
 
-@blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"])
+@blp.route("/proposals/<uuid:proposal_id>/contract/document", methods=["GET"], endpoint="get_contract_document")
 @blp.arguments(ContractDocumentQuery, location="query")
 @blp.response(
     200,
@@ -119,8 +106,14 @@ def contract_status(proposal_id):
     "one was served (original or signed).",
     content_type="application/pdf",
 )
-@blp.alt_response(400, schema=ErrorSchema, description="version is not original")
-@blp.alt_response(404, schema=ErrorSchema, description="Proposal or document not found")
+@blp.doc(responses={200: {"content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}}})
+@blp.errors(
+    {
+        400: INVALID_QUERY + " (version is not original)",
+        403: FORBIDDEN,
+        404: PROPOSAL_NOT_FOUND + " or CONTRACT_DOCUMENT_NOT_FOUND",
+    }
+)
 def contract_document(query, proposal_id):
     """The CCB PDF of the proposal's latest contract: signed version once signed, else the original."""
     document = contract_reads.contract_document(

@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-import flask_smorest
-
 from models import runtime
 from models.domain.lifecycles import SimulationStatus
-from models.services.credit.offers import offer_body
+from models.services.credit.offers import current_offer
 from models.services.credit.products import product_ref
 from models.services.credit.simulation import BY_INSTALLMENTS, await_simulation, request_simulation, simulation_offers
 from schemas.credit_analysis import SimulateRequest, SimulationResponse
-from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
+from ..blueprint import FORBIDDEN, INVALID_BODY, PROPOSAL_NOT_FOUND, Blueprint
 from ..errors import ApiError
-from ..presenters.replies import reply
 
-blp = flask_smorest.Blueprint("credit_simulation", __name__, description="Offer simulation")
+blp = Blueprint("credit_simulation", __name__, description="Offer simulation")
 
 
-@blp.route("/proposals/<proposal_id>/simulate", methods=["POST"])
+@blp.route("/proposals/<proposal_id>/simulate", methods=["POST"], endpoint="simulate")
 @blp.arguments(SimulateRequest)
 @blp.response(200, SimulationResponse)
-@blp.alt_response(400, schema=ErrorSchema, description="Invalid parameters or outside limits (details.field)")
-@blp.alt_response(409, schema=ErrorSchema, description="INVALID_STATUS_FOR_SIMULATION")
-@blp.alt_response(422, schema=ErrorSchema, description="INSUFFICIENT_MARGIN (details.availableMargin, minimumRequired)")
+@blp.errors(
+    {
+        400: INVALID_BODY + "; INVALID_SIMULATION_PARAMETERS: outside the product's or the analysis' limits "
+        "(details.field)",
+        403: FORBIDDEN,
+        404: PROPOSAL_NOT_FOUND,
+        409: "INVALID_STATUS_FOR_SIMULATION",
+        422: "INSUFFICIENT_MARGIN (details.availableMargin, details.minimumRequired)",
+        503: "SIMULATION_TIMEOUT: the simulation is taking longer than expected; try again shortly",
+    }
+)
 def simulate(body, proposal_id):
     """By ``installments`` the largest amount; by ``loan_amount`` the term options. Replaces earlier offers."""
     settings = runtime.current().settings
@@ -45,18 +50,15 @@ def simulate(body, proposal_id):
         error = simulation.error
         raise ApiError(error["http_status"], error["message"], error_code=error["error_code"], details=error["details"])
     # Offers a simulation has just stored are never the proposal's selected one.
-    offers = [offer_body(row, selected_offer_id=None) for row in simulation_offers(simulation)]
+    offers = [current_offer(row, selected_offer_id=None) for row in simulation_offers(simulation)]
     product = product_ref(simulation.insured, products_settings=settings.products)
     mode_text = "term" if simulation.mode == BY_INSTALLMENTS else "amount"
-    return reply(
-        {
-            "simulation_mode": simulation.mode,
-            "proposal_id": simulation.proposal_id,
-            "product_id": product["id"],
-            "product_name": product["name"],
-            "total_offers": len(offers),
-            "message": f"Simulation by {mode_text} returned {len(offers)} offer(s); earlier offers were replaced",
-            "offers": offers,
-        },
-        200,
-    )
+    return {
+        "simulation_mode": simulation.mode,
+        "proposal_id": simulation.proposal_id,
+        "product_id": product["id"],
+        "product_name": product["name"],
+        "total_offers": len(offers),
+        "message": f"Simulation by {mode_text} returned {len(offers)} offer(s); earlier offers were replaced",
+        "offers": offers,
+    }

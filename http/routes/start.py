@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import flask_smorest
-
 from models import runtime
 from models.services.credit.start import start_proposal
 from schemas.credit import StartRequest, StartResponse
-from schemas.errors import ErrorSchema
 
 from ..auth import current_origin
-from ..presenters.replies import reply
+from ..blueprint import INVALID_BODY, Blueprint
 
-blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a proposal")
+blp = Blueprint("credit_start", __name__, description="Start a proposal")
+
+CONFLICTS = (
+    "CONTRACT_ACTIVE, CONTRACT_EXISTS, PROPOSAL_PENDING_FRAUD_ANALYSIS, PROPOSAL_PROCESSING_IN_PROGRESS, "
+    "PROPOSAL_AWAITING_DISBURSEMENT (proposal_id, status), PROPOSAL_FINALIZED (proposal_id, status), "
+    "DELINQUENT_CONTRACT (longest_overdue_days)"
+)
 
 
-@blp.route("/proposals/start", methods=["POST"])
+@blp.route("/proposals/start", methods=["POST"], endpoint="start_proposal")
 @blp.arguments(StartRequest)
 @blp.response(201, StartResponse, description="Proposal created (status CREATED)")
 @blp.alt_response(
@@ -23,11 +26,7 @@ blp = flask_smorest.Blueprint("credit_start", __name__, description="Start a pro
     schema=StartResponse,
     description="The CPF already has an active proposal of this origin; it is returned and nothing is created",
 )
-@blp.alt_response(
-    409,
-    schema=ErrorSchema,
-    description="A blocking rule applies (errorCode, proposal_id, status, longest_overdue_days)",
-)
+@blp.errors({400: INVALID_BODY, 409: CONFLICTS})
 def start(body):
     """Start a proposal for a CPF, or get back its active proposal."""
     rt = runtime.current()
@@ -40,14 +39,12 @@ def start(body):
         products_settings=rt.settings.products,
     )
     message = "Proposal created" if created else "The CPF already has an active proposal; returning it"
-    return reply(
-        {
-            "message": message,
-            "proposal_id": proposal.id,
-            "cpf": proposal.cpf,
-            "full_name": proposal.full_name,
-            "product_id": proposal.product_id,
-            "status": proposal.status,
-        },
-        201 if created else 200,
-    )
+    view = {
+        "message": message,
+        "proposal_id": proposal.id,
+        "cpf": proposal.cpf,
+        "full_name": proposal.full_name,
+        "product_id": proposal.product_id,
+        "status": proposal.status,
+    }
+    return view, 201 if created else 200

@@ -78,7 +78,7 @@ def _http_ports(settings: Settings) -> Ports:
         esignature=HttpESignature(
             esignature.base_url,
             esignature.timeout_seconds,
-            f"{esignature.public_base_url.rstrip('/')}/callbacks/esignature",
+            f"{settings.public_base_url}/callbacks/esignature",
         ),
         funding=HttpFunding(settings.funding.base_url, settings.funding.timeout_seconds),
         fraud=HttpFraudAnalysis(settings.fraud.base_url, settings.fraud.timeout_seconds),
@@ -107,7 +107,7 @@ def _sandbox_ports(settings: Settings) -> Ports:
         sms=SandboxMessaging(SMS),
         messaging_app=SandboxMessaging(WHATSAPP),
         collections=SandboxCollections(),
-        esignature=SandboxESignature(settings.esignature.public_base_url),
+        esignature=SandboxESignature(settings.public_base_url),
         funding=SandboxFunding(),
         fraud=SandboxFraudAnalysis(),
         endorsement=SandboxEndorsement(),

@@ -9,6 +9,7 @@ import base64
 import freezegun
 import pytest
 
+from tests.support.openapi_conformance import ConformingClient, DocumentedResponses
 from tests.support.service_fixtures import (
     app,
     broker,
@@ -24,9 +25,19 @@ from tests.support.service_fixtures import (
 )
 
 
+@pytest.fixture(scope="session")
+def documented(app):
+    """The served OpenAPI document, against which every e2e response is checked."""
+    return DocumentedResponses(app.test_client().get("/v1/openapi.json").get_json())
+
+
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def client(app, documented):
+    """The app's test client; a response the document does not describe fails the test
+    (tests/support/openapi_conformance.py)."""
+    client = ConformingClient(app, app.response_class, use_cookies=True)
+    client.documented = documented
+    return client
 
 
 @pytest.fixture(scope="session")

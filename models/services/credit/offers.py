@@ -3,44 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.offer_availability import OfferAvailability, offer_availability
 from models.services.credit.wire import plain
-
-# Keys of the domain dict that stay internal (kind is the Offer row's column; the breakdown is
-# kept in the stored payload for the contract, not repeated in every API answer).
-_INTERNAL = ("kind", "cost_breakdown")
-# The spec's field order (stored payloads come back with sorted keys).
-_ORDER = (
-    "id",
-    "proposal_id",
-    "offer_type",
-    "status",
-    "description",
-    "principal_amount",
-    "interest_rate",
-    "annual_interest_rate",
-    "installments",
-    "installment_amount",
-    "total_amount",
-    "iof_amount",
-    "tac_amount",
-    "insurance_amount",
-    "first_due_date",
-    "final_due_date",
-    "expires_at",
-    "calculation_details",
-    "terms_and_conditions",
-    "priority",
-    "is_available",
-    "created_at",
-    "updated_at",
-    "cet",
-)
 
 
 def store_offers(
@@ -85,29 +53,16 @@ def availability(row: Offer, selected_offer_id: str | None, at: datetime | None 
     )
 
 
-def offer_body(row: Offer | None, *, selected_offer_id: str | None) -> dict | None:
-    """The spec's Offer object for ``row`` (None stays None), status and is_available as of now.
+def current_offer(row: Offer | None, *, selected_offer_id: str | None) -> dict | None:
+    """The offer as stored with its ``status`` and ``is_available`` as of now (None stays None).
 
-    Every route serving offers (analysis, simulation, detail) builds them here.
+    Every route serving offers (analysis, simulation, detail) reads them here, so an expired or
+    replaced offer is never served as it was at creation; schemas.offers.OfferSchema serializes it.
     """
     if row is None:
         return None
-    payload = dict(row.payload)
     state = availability(row, selected_offer_id)
-    payload["status"], payload["is_available"] = state.status, state.is_available
-    body = {key: payload[key] for key in _ORDER if key in payload}
-    body.update({k: v for k, v in payload.items() if k not in body and k not in _INTERNAL})
-    return body
-
-
-def summary(row: Offer) -> dict:
-    """``selected_offer`` summary: id, principal_amount, installments, installment_amount."""
-    return {
-        "id": row.id,
-        "principal_amount": float(row.principal_amount),
-        "installments": row.installments,
-        "installment_amount": float(Decimal(row.installment_amount)),
-    }
+    return {**row.payload, "status": state.status, "is_available": state.is_available}
 
 
 def analysis_offers(analysis: CreditAnalysis) -> tuple[Offer | None, Offer | None]:

@@ -1,21 +1,9 @@
-"""JSON-ready values: Decimals become JSON numbers (money already rounded to the cent)."""
+"""Storable JSON values: Decimals become JSON numbers (money already rounded to the cent)."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
-
-from models.domain.money import to_cents
-
-
-def number(value: Decimal | None) -> float | None:
-    """A Decimal as a JSON number (float keeps the cents; the domain rounded them already)."""
-    return None if value is None else float(value)
-
-
-def money_text(value: Decimal | None) -> str | None:
-    """Money as decimal text with two places (fields the spec shows as strings)."""
-    return None if value is None else str(to_cents(value))
 
 
 def plain(value: Any) -> Any:

@@ -25,7 +25,6 @@ from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.credit_limit import available_amount, granted_limit
 from models.domain.lifecycles import AnalysisOutcome
-from models.services.queries.views import iso, iso_day
 
 
 def contract_view(contract: Contract) -> dict:
@@ -41,12 +40,12 @@ def contract_view(contract: Contract) -> dict:
         "installments": contract.installments,
         "interest_rate": contract.interest_rate,
         "disbursement_amount": contract.disbursement_amount,
-        "disbursement_date": iso_day(contract.disbursement_date),
-        "disbursement_paid_at": iso(contract.disbursement_paid_at),
-        "first_due_date": iso_day(contract.first_due_date),
-        "final_due_date": iso_day(contract.final_due_date),
-        "issue_date": iso(contract.issue_date),
-        "created_at": iso(contract.created_at),
+        "disbursement_date": contract.disbursement_date,
+        "disbursement_paid_at": contract.disbursement_paid_at,
+        "first_due_date": contract.first_due_date,
+        "final_due_date": contract.final_due_date,
+        "issue_date": contract.issue_date,
+        "created_at": contract.created_at,
     }
 
 
@@ -107,6 +106,6 @@ def customer_summary(cpf: str, origin: str) -> dict:
         "cpf": cpf,
         "email": latest_email(cpf, origin),
         "available_loan_amount": available.amount if available else None,
-        "available_loan_approved_at": iso(available.approved_at) if available else None,
+        "available_loan_approved_at": available.approved_at if available else None,
         "contracts": customer_contracts(cpf, origin),
     }

@@ -3,7 +3,7 @@
 The spec leaves this shape open; it is the listing item plus: banking data (account and Pix key
 masked), the latest consent (without its free text, which analysis-data carries), the latest
 credit analysis outcome, the offers not replaced by newer ones (the spec's Offer object, built by
-the same offer body as the analysis routes, so status and is_available are those of now), the
+the same current offer as the analysis routes, so status and is_available are those of now), the
 latest contract with its signature and disbursement, and the status history in order.
 """
 
@@ -14,10 +14,10 @@ from peewee import JOIN
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
-from models.services.credit.offers import offer_body
+from models.services.credit.offers import current_offer
 from models.services.partners.ownership import owned_proposal
 from models.services.queries.customers import contract_view
-from models.services.queries.views import iso, mask_tail, masked_account, proposal_item
+from models.services.queries.views import mask_tail, masked_account, proposal_item
 
 
 def banking_data(p: Proposal) -> dict | None:
@@ -49,7 +49,7 @@ def consent_view(consent: Consent | None, *, with_text: bool = False) -> dict | 
         "ip": consent.ip,
         "geolocation": {"latitude": consent.latitude, "longitude": consent.longitude},
         "channel": consent.channel,
-        "captured_at": iso(consent.captured_at),
+        "captured_at": consent.captured_at,
     }
     if with_text:
         view["document_text"] = consent.document_text
@@ -70,9 +70,9 @@ def analysis_outcome(a: CreditAnalysis | None) -> dict | None:
         "max_installments": a.max_installments,
         "rejection_reason": a.rejection_reason,
         "error_code": a.error_code,
-        "started_at": iso(a.started_at),
-        "finished_at": iso(a.finished_at),
-        "approved_at": iso(a.approved_at),
+        "started_at": a.started_at,
+        "finished_at": a.finished_at,
+        "approved_at": a.approved_at,
     }
 
 
@@ -84,8 +84,8 @@ def signature_view(c: Contract) -> dict | None:
         "unico_process_id": c.unico_process_id,
         "status": c.signature_status,
         "user_redirect_url": c.user_redirect_url,
-        "expires_at": iso(c.signature_expires_at),
-        "signed_at": iso(c.signed_at),
+        "expires_at": c.signature_expires_at,
+        "signed_at": c.signed_at,
     }
 
 
@@ -95,9 +95,9 @@ def disbursement_view(d: Disbursement | None) -> dict | None:
     return {
         "status": d.status,
         "amount": d.amount,
-        "scheduled_for": d.scheduled_for.isoformat() if d.scheduled_for else None,
+        "scheduled_for": d.scheduled_for,
         "attempts": d.attempts,
-        "paid_at": iso(d.paid_at),
+        "paid_at": d.paid_at,
     }
 
 
@@ -229,7 +229,7 @@ def proposal_detail(origin: str, proposal_id: str) -> dict:
         "banking_data": banking_data(p),
         "consent": consent_view(consent),
         "credit_analysis": analysis_outcome(analysis),
-        "offers": [offer_body(o, selected_offer_id=p.selected_offer_id) for o in offers],
+        "offers": [current_offer(o, selected_offer_id=p.selected_offer_id) for o in offers],
         "contract": contract_view(contract) if contract else None,
         "signature": signature_view(contract) if contract else None,
         "disbursement": disbursement_view(disbursement),
@@ -240,7 +240,7 @@ def proposal_detail(origin: str, proposal_id: str) -> dict:
                 "new_status": c.new_status,
                 "trigger": c.trigger,
                 "source": c.source,
-                "changed_at": iso(c.changed_at),
+                "changed_at": c.changed_at,
             }
             for c in history
         ],

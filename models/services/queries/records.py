@@ -7,7 +7,6 @@ from models.db.contact import MessageSend
 from models.db.proposals import Consent
 from models.services.partners.ownership import owned_proposal
 from models.services.queries.detail import consent_view
-from models.services.queries.views import iso
 
 
 def analysis_record(a: CreditAnalysis) -> dict:
@@ -32,9 +31,9 @@ def analysis_record(a: CreditAnalysis) -> dict:
         "retryable": a.retryable,
         "margin_snapshot": a.margin_snapshot,
         "engine_result": a.engine_result,
-        "started_at": iso(a.started_at),
-        "finished_at": iso(a.finished_at),
-        "approved_at": iso(a.approved_at),
+        "started_at": a.started_at,
+        "finished_at": a.finished_at,
+        "approved_at": a.approved_at,
     }
 
 
@@ -65,7 +64,7 @@ def message_timeline(origin: str, proposal_id: str) -> dict:
             "channel": m.channel,
             "purpose": m.purpose,
             "recipient": m.recipient,
-            "sent_at": iso(m.sent_at),
+            "sent_at": m.sent_at,
             "delivery_status": m.delivery_status,
             "provider_message_id": m.provider_message_id,
             "error": m.error,

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from models.db.contact import MessageSend
 from models.db.proposals import Proposal
 from models.db.sandbox import SandboxMessage
 
 
-def sandbox_messages(origin: str, phone: str) -> list[SandboxMessage]:
+@dataclass(frozen=True)
+class InboxMessage:
+    """One message as the sandbox provider delivered it, with the proposal it was sent for."""
+
+    proposal_id: str
+    channel: str
+    text: str
+    token: str | None
+    sent_at: datetime
+
+
+def sandbox_messages(origin: str, phone: str) -> list[InboxMessage]:
     """Messages (code in clear) sent to ``phone`` for proposals of ``origin``, newest first."""
     own_sends = (
-        MessageSend.select(MessageSend.id)
+        MessageSend.select(MessageSend.id, MessageSend.proposal)
         .join(Proposal)
         .where(MessageSend.recipient == phone, Proposal.origin == origin)
     )
-    references = [str(row.id) for row in own_sends]
-    if not references:
+    proposal_of = {str(row.id): row.proposal_id for row in own_sends}
+    if not proposal_of:
         return []
-    return list(
+    rows = (
         SandboxMessage.select()
-        .where(SandboxMessage.reference.in_(references))
+        .where(SandboxMessage.reference.in_(list(proposal_of)))
         .order_by(SandboxMessage.sent_at.desc(), SandboxMessage.id.desc())
     )
+    return [InboxMessage(proposal_of[row.reference], row.channel, row.text, row.token, row.sent_at) for row in rows]

@@ -126,8 +126,8 @@ def statistics(origin: str, first: date | None, last: date | None) -> dict:
     return {
         "origin": origin,
         "period": {
-            "created_from": first.isoformat() if first else None,
-            "created_to": last.isoformat() if last else None,
+            "created_from": first,
+            "created_to": last,
             "timezone": "America/Sao_Paulo",
         },
         "total": total,

@@ -1,7 +1,7 @@
 """Read models of a proposal: the spec's listing item and pieces shared with the detail view.
 
-Views return plain dicts with Decimal amounts; the marshmallow response schemas (schemas/queries.py)
-turn amounts into JSON numbers. Instants are ISO 8601 UTC with milliseconds and ``Z``.
+Views return plain dicts of data (Decimal amounts, datetimes, dates, the selected Offer row); the
+response schemas (schemas/queries.py, schemas/fields.py) give them their wire format.
 
 Masking decision: the disbursement account number and the Pix key are shown with only their last
 four characters (``****5678``): the partner already holds the full values, and listings are a bulk
@@ -10,22 +10,9 @@ exposure path. Bank code, branch and account type stay readable for support conv
 
 from __future__ import annotations
 
-from datetime import date, datetime
-
 from models.db.analysis import Offer
 from models.db.proposals import Proposal
-from models.domain.clock import isoformat_z
 from models.domain.statuses import Status, status_detail
-
-
-def iso(value: datetime | None) -> str | None:
-    return isoformat_z(value) if value is not None else None
-
-
-def iso_day(value: date | str | None) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    return value.isoformat()
 
 
 def mask_tail(value: str | None, visible: int = 4) -> str | None:
@@ -58,17 +45,6 @@ def detail_of(status: str) -> dict | None:
         return None
 
 
-def offer_summary(offer: Offer | None) -> dict | None:
-    if offer is None:
-        return None
-    return {
-        "id": offer.id,
-        "principal_amount": offer.principal_amount,
-        "installments": offer.installments,
-        "installment_amount": offer.installment_amount,
-    }
-
-
 def selected_offers_of(proposals: list[Proposal]) -> dict[str, Offer]:
     """The selected offers of a page of proposals, loaded in one query (no N+1)."""
     ids = {p.selected_offer_id for p in proposals if p.selected_offer_id}
@@ -83,7 +59,7 @@ def proposal_item(proposal: Proposal, selected: Offer | None) -> dict:
         "id": proposal.id,
         "cpf": proposal.cpf,
         "full_name": proposal.full_name,
-        "birth_date": iso_day(proposal.birth_date),
+        "birth_date": proposal.birth_date,
         "email": proposal.email,
         "phone": proposal.phone,
         "status": proposal.status,
@@ -94,7 +70,7 @@ def proposal_item(proposal: Proposal, selected: Offer | None) -> dict:
         "account_type": proposal.account_type,
         "origin": proposal.origin,
         "user_redirect_url": proposal.user_redirect_url,
-        "selected_offer": offer_summary(selected),
-        "created_at": iso(proposal.created_at),
-        "updated_at": iso(proposal.updated_at),
+        "selected_offer": selected,
+        "created_at": proposal.created_at,
+        "updated_at": proposal.updated_at,
     }

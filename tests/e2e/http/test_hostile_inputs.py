@@ -237,13 +237,13 @@ def _short(value: Any) -> str:
     return text if len(text) < 40 else f"{text[:30]}...({len(text)} chars)"
 
 
-# JSON no route accepts, whether it reads a body or not (the request guard).
+# JSON no route accepts, whether it reads a body or not (the request guard). Control characters in
+# strings are the fields' rule (the field matrix above); in a field no schema reads they are dropped
+# with it (test_control_characters_outside_the_fields_read_are_dropped_unread).
 UNACCEPTABLE_JSON = {
     "malformed JSON": b'{"cpf": ',
     "deep nesting": ("[" * 5000 + "]" * 5000).encode(),
     "5000-digit number": b'{"installments": ' + b"9" * 5000 + b"}",
-    "NUL in a string": b'{"full_name": "Ma\\u0000ria"}',
-    "escape in a key": b'{"\\u001b[2J": 1}',
     "invalid UTF-8": b'{"full_name": "\xff\xfe"}',
     "infinity literal": b'{"loan_amount": 1e999999}',
     "NaN literal": b'{"loan_amount": NaN}',
@@ -375,6 +375,17 @@ def test_every_route_survives_hostile_headers(app, client, auth, target):
     # A header a route ignores may leave it answering 2xx; none may answer 5xx, nor write a row
     # (the target proposal is CREATED: no POST acts on it with an empty body)
     _run(client, auth, _header_cases(app, target), expect_400=False, may_succeed=True)
+
+
+def test_control_characters_outside_the_fields_read_are_dropped_unread(client, auth):
+    # The document lets a body carry fields a route does not declare; they are dropped before the
+    # use case, so whatever they hold (keys included) neither refuses the request nor is stored
+    body = {**EXAMPLES["StartRequest"], "\x1b[2J": "Ma\x00ria", "note": ["\x07", {"k\x00": 1}]}
+    response = client.post("/v1/proposals/start", json=body, headers=auth())
+    assert response.status_code == 201
+    stored = client.get(f"/v1/proposals/{response.get_json()['proposal_id']}", headers=auth()).get_json()
+    assert stored["full_name"] == "MARIA DA SILVA" and "note" not in stored
+    assert "\\u0000" not in json.dumps(stored) and "\\u001b" not in json.dumps(stored)
 
 
 def test_every_route_answers_an_oversized_body_413(app, client, auth, target):

@@ -191,3 +191,29 @@ def test_the_api_and_the_pools_refuse_to_run_without_a_broker(environment):
 
 def test_the_test_suite_runs_the_api_and_actors_in_one_process():
     require_broker(load_settings("test", environ={}), "the pools")
+
+
+def test_public_base_url_follows_the_port_served_on():
+    assert load_settings("sandbox", environ={}).public_base_url == "http://127.0.0.1:8000"
+    assert load_settings("sandbox", environ={"PORT": "8100"}).public_base_url == "http://127.0.0.1:8100"
+
+
+def test_public_base_url_of_an_instance_listening_on_every_interface_is_the_loopback():
+    settings = load_settings("sandbox", environ={}, overrides={"host": "0.0.0.0", "port": 9000})
+    assert settings.public_base_url == "http://127.0.0.1:9000"
+
+
+def test_public_base_url_environment_variable_overrides_it():
+    environ = {"PORT": "8100", "PUBLIC_BASE_URL": "https://loans.partner.example/"}
+    settings = load_settings("sandbox", environ=environ)
+    assert settings.public_base_url == "https://loans.partner.example"
+    assert settings.esignature.callback_secret == "sandbox-esignature-callback-secret"  # siblings kept
+
+
+def test_the_sandbox_signing_link_uses_the_public_base_url():
+    from models.external.ports import build_ports
+
+    on_8100 = build_ports(load_settings("sandbox", environ={"PORT": "8100"})).esignature
+    assert on_8100.signing_url("p-1") == "http://127.0.0.1:8100/sandbox/esign/p-1"
+    public = load_settings("sandbox", environ={"PORT": "8100", "PUBLIC_BASE_URL": "https://x.example"})
+    assert build_ports(public).esignature.signing_url("p-1") == "https://x.example/sandbox/esign/p-1"

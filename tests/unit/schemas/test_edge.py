@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from decimal import Decimal
 
@@ -51,10 +52,31 @@ def test_names_with_other_characters_or_too_short_are_refused(name):
     assert "full_name" in _errors(StartRequest(), {**START, "full_name": name})
 
 
-def test_the_name_length_is_checked_on_the_stored_upper_case_form():
-    # "ß" upper-cases to "SS": 199 characters sent, 200 stored is fine; 201 is not
-    assert StartRequest().load({**START, "full_name": "A" * 197 + " ß"})["full_name"]
-    assert "full_name" in _errors(StartRequest(), {**START, "full_name": "A" * 198 + " ß"})
+def test_the_name_length_is_checked_as_sent_and_the_stored_form_is_never_longer():
+    assert StartRequest().load({**START, "full_name": "A" * 198 + " B"})["full_name"]
+    assert "full_name" in _errors(StartRequest(), {**START, "full_name": "A" * 199 + " B"})
+    # Spaces collapse after the check: what the document calls too long is refused, whatever it becomes
+    assert "full_name" in _errors(StartRequest(), {**START, "full_name": "A" * 100 + "  " * 50 + "B"})
+
+
+@pytest.mark.parametrize("name", ["Hans Strauß", "Ŀuŉa", "ǰoão", "Иван Петров", "李 小龙"])
+def test_letters_outside_the_documented_class_are_refused(name):
+    # ß, ŉ and ǰ upper-case to two characters; other scripts are not in the documented pattern
+    assert "full_name" in _errors(StartRequest(), {**START, "full_name": name})
+
+
+def test_no_documented_name_is_longer_once_normalised_and_upper_cased():
+    # Every letter the pattern admits, around every accent or joiner, and decomposed letters with up
+    # to two accents (NFC composes and reorders them) keep or shorten their length through
+    # normalisation and upper-casing: the 200 characters sent bound the stored column.
+    pattern = re.compile(edge.NAME_PATTERN)
+    letters = [chr(code) for code in range(0x2000) if pattern.fullmatch(chr(code) * 2)]
+    inner = [chr(code) for code in range(0x3100) if pattern.fullmatch(f"a{chr(code)}a") and chr(code) not in letters]
+    assert len(letters) > 600 and len(inner) > 100
+    sent = [f"{letter}{mark}{letter}" for letter in letters for mark in ["", *inner]]
+    sent += [f"{base}{first}{second}a" for base in "aAhHjJtTwWyYuU" for first in inner for second in inner]
+    for name in filter(pattern.fullmatch, sent):
+        assert len(edge.normalise_name(name).upper()) <= len(name), ascii(name)
 
 
 # --- digits -----------------------------------------------------------------------------------
@@ -107,8 +129,25 @@ def test_simulation_numbers_are_finite_and_bounded(body):
     assert set(_errors(SimulateRequest(), body)) & {"installments", "loan_amount"}
 
 
-def test_a_decimal_amount_keeps_its_exact_value():
-    assert SimulateRequest().load({"loan_amount": "5000.10"})["loan_amount"] == Decimal("5000.10")
+def test_a_decimal_amount_keeps_the_value_written():
+    assert SimulateRequest().load({"loan_amount": 5000.1})["loan_amount"] == Decimal("5000.1")
+    assert SimulateRequest().load({"loan_amount": 5000})["loan_amount"] == Decimal("5000")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"loan_amount": "5000.10"}, {"installments": "12"}, {"insured": 1, "installments": 12}, {"insured": "true"}],
+)
+def test_json_types_are_taken_as_declared(body):
+    # A numeric string is not a number, 1 or "true" is not true
+    assert set(_errors(SimulateRequest(), body)) & {"installments", "loan_amount", "insured"}
+
+
+def test_coordinates_are_json_numbers():
+    body = {"ip": "1.2.3.4", "document_text": "x", "channel": "web"}
+    assert "geolocation" in _errors(CreditAnalysisRequest(), {**body, "geolocation": {"latitude": "1", "longitude": 0}})
+    loaded = CreditAnalysisRequest().load({**body, "geolocation": {"latitude": -23.5, "longitude": 0}})
+    assert loaded["geolocation"] == {"latitude": -23.5, "longitude": 0.0}
 
 
 @pytest.mark.parametrize("value", ["1" + FULLWIDTH_ZERO, "1_000", " 7", "+", "10" * 20, "1.0"])
@@ -155,7 +194,7 @@ def test_callback_fields_are_bounded():
     assert "issuer_application_id" in _errors(FundingEvent(), {"event": "WITHDRAWAL", "issuer_application_id": 7})
 
 
-# --- the JSON shape rule of the request guard -------------------------------------------------
+# --- the JSON rule of the request guard ---------------------------------------------------------
 
 
 def test_json_nested_beyond_the_limit_is_refused_without_recursion():
@@ -171,12 +210,33 @@ def test_json_nested_beyond_the_limit_is_refused_without_recursion():
 
 @pytest.mark.parametrize(
     "document, field",
-    [({"full_name": "Ma\x00ria"}, "full_name"), ({"a": [{"b": "\x1b"}]}, "a[0].b"), ({"k\x00": 1}, "body")],
+    [({"loan_amount": float("inf")}, "loan_amount"), ({"a": [{"b": float("nan")}]}, "a[0].b")],
 )
-def test_json_control_characters_are_refused_with_their_path(document, field):
+def test_json_numbers_that_are_not_finite_are_refused_with_their_path(document, field):
     problem = edge.json_problem(document)
     assert problem is not None and (problem.error_code, problem.field) == ("VALIDATION_ERROR", field)
 
 
-def test_json_free_text_keeps_its_lines():
-    assert edge.json_problem({"document_text": "line 1\r\nline 2\tend"}) is None
+def test_json_strings_are_the_fields_business():
+    # Control characters in a field no schema declares are dropped with it, unread
+    assert edge.json_problem({"k\x00": "\x1b[2J"}) is None
+
+
+# --- control characters in string fields --------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["Ma\x00ria", "web\n", "\x1b[2J", "a\x7f"])
+def test_single_line_text_refuses_control_characters(value):
+    body = {"ip": "1.2.3.4", "geolocation": {"latitude": 0, "longitude": 0}, "document_text": "x", "channel": value}
+    assert "channel" in _errors(CreditAnalysisRequest(), body)
+
+
+def test_free_text_keeps_its_lines_and_refuses_other_control_characters():
+    body = {"ip": "1.2.3.4", "geolocation": {"latitude": 0, "longitude": 0}, "channel": "web"}
+    text = "line 1\r\nline 2\tend"
+    assert CreditAnalysisRequest().load({**body, "document_text": text})["document_text"] == text
+    assert "document_text" in _errors(CreditAnalysisRequest(), {**body, "document_text": "a\x00b"})
+
+
+def test_fields_a_schema_does_not_declare_are_dropped():
+    assert "\x1b[2J" not in StartRequest().load({**START, "\x1b[2J": "\x00"})

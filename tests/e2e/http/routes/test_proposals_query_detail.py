@@ -8,6 +8,14 @@ from freezegun import freeze_time
 
 from tests import builders as f
 
+# The spec's Offer table: every field, nothing internal (kind, cost_breakdown) or beyond it.
+SPEC_OFFER_FIELDS = {
+    *("id", "proposal_id", "offer_type", "status", "description", "principal_amount", "interest_rate"),
+    *("annual_interest_rate", "installments", "installment_amount", "total_amount", "iof_amount", "tac_amount"),
+    *("insurance_amount", "first_due_date", "final_due_date", "expires_at", "calculation_details"),
+    *("terms_and_conditions", "priority", "is_available", "created_at", "updated_at"),
+}
+
 
 def url(proposal_id):
     return f"/v1/proposals/{proposal_id}"
@@ -107,7 +115,8 @@ def test_detail_of_a_disbursed_proposal(client, auth):
         "captured_at": "2026-05-11T15:00:00.000Z",
     }
     assert body["credit_analysis"]["outcome"] == "APPROVED" and body["credit_analysis"]["max_loan_amount"] == 10000.0
-    assert body["offers"] == [{"offer_type": "STANDARD", "status": "ACTIVE", "is_available": True}]
+    assert [(o["id"], o["status"], o["is_available"]) for o in body["offers"]] == [(chosen.id, "ACTIVE", True)]
+    assert set(body["offers"][0]) == SPEC_OFFER_FIELDS
     assert body["selected_offer"]["id"] == chosen.id
     assert body["contract"]["contract_id"] == c.id and body["contract"]["status"] == "ISSUED"
     assert body["signature"] == {
@@ -135,29 +144,16 @@ def test_offers_are_served_like_the_analysis_routes_serve_them(client, auth, ins
     # Given an offer stored with its whole payload (status ACTIVE, internal keys included) that
     # expires at T0 + 7 days
     p = f.proposal(path=("OFFERS_RECEIVED",))
-    stored = {
-        "id": "6d1b8a52-0000-4000-8000-000000000001",
-        "offer_type": "STANDARD",
-        "status": "ACTIVE",
-        "is_available": True,
-        "principal_amount": 5000.0,
-        "kind": "standard",
-        "cost_breakdown": [{"component": "principal", "amount": "5000.00", "percent": "100.00"}],
-    }
+    stored = f.stored_offer_payload(p.id, "6d1b8a52-0000-4000-8000-000000000001")
+    assert stored["status"] == "ACTIVE" and {"kind", "cost_breakdown", "cet"} <= set(stored)
     f.offer(p, id=stored["id"], payload=stored)
     # When reading the detail one second before, or at, the expiry instant
     with freeze_time(instant):
         offers = client.get(url(p.id), headers=auth()).get_json()["offers"]
-    # Then status and is_available are those of now, and no internal key leaks out
-    assert offers == [
-        {
-            "id": stored["id"],
-            "offer_type": "STANDARD",
-            "status": status,
-            "principal_amount": 5000.0,
-            "is_available": status == "ACTIVE",
-        }
-    ]
+    # Then status and is_available are those of now, and only the spec's fields are served
+    assert [(o["id"], o["status"], o["is_available"]) for o in offers] == [(stored["id"], status, status == "ACTIVE")]
+    assert set(offers[0]) == SPEC_OFFER_FIELDS
+    assert offers[0]["principal_amount"] == stored["principal_amount"]
 
 
 def test_pix_key_is_masked(client, auth):

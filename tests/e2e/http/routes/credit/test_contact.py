@@ -169,10 +169,12 @@ def test_resend_before_contact_is_409(flow):
 
 
 def test_sandbox_messages_are_only_visible_to_the_owning_partner(flow):
-    phone = flow.contact(flow.start())
+    proposal_id = flow.start()
+    phone = flow.contact(proposal_id)
     assert flow.get(f"/sandbox/messages?phone=%2B{phone[1:]}", "PARTNER_B").get_json() == []
     mine = flow.get(f"/sandbox/messages?phone=%2B{phone[1:]}").get_json()
-    assert len(mine) == 1 and set(mine[0]) == {"channel", "text", "token", "sent_at"}
+    assert len(mine) == 1 and set(mine[0]) == {"proposal_id", "channel", "text", "token", "sent_at"}
+    assert mine[0]["proposal_id"] == proposal_id
     assert mine[0]["token"] in mine[0]["text"]
 
 
