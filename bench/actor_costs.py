@@ -5,7 +5,7 @@
 * ``handle_signature_result`` - models.services.contract.signature.handle_result (STARTED, then FINISHED)
 * ``GET /v1/proposals/<id>`` - the detail route through the Flask test client
 
-    /work/main/.venv/bin/python -m bench.actor_costs [--n 40] [--database-url URL] [--baseline main]
+    .venv/bin/python -m bench.actor_costs [--n 40] [--database-url URL] [--baseline main]
 
 Each iteration writes one proposal as the credit path leaves it (BANK_DATA_SUBMITTED with its
 consent, analysis and selected offer), then walks it through the four paths, timing each call and

@@ -5,7 +5,7 @@ the in-process broker and worker (SQLite in a temporary directory, sandbox exter
 compares the instant the analysis committed (CreditAnalysis.finished_at, written in the actor's
 transaction) with the instant the client got the response. Prints p50 / p95 / max in ms.
 
-    /work/main/.venv/bin/python bench/hybrid_wakeup.py [N]
+    .venv/bin/python bench/hybrid_wakeup.py [N]
 """
 
 from __future__ import annotations
