@@ -46,7 +46,7 @@ def mount_http_package() -> None:
 mount_http_package()
 
 from models import runtime  # noqa: E402
-from models.settings import Settings, load_settings  # noqa: E402
+from models.settings import Settings, load_settings, require_broker  # noqa: E402
 
 log = logging.getLogger("app")
 _booted: dict[str, object] = {}
@@ -60,10 +60,16 @@ def configure_logging(settings: Settings) -> None:
 
 def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime.Runtime:
     """Settings (``settings`` or loaded from the environment), database and schema, the broker, the
-    ports and the runtime, then the actors; once per process (a second call returns the first runtime)."""
+    ports and the runtime, then the actors; once per process (a second call returns the first runtime).
+
+    ``role`` "worker" (the pools' entry point) refuses to start without AMQP_URL; the API under
+    gunicorn is checked by its config (http/gunicorn_conf.py), while the embedded ``make run`` and
+    the ops CLI keep the in-process broker."""
     if "runtime" in _booted:
         return _booted["runtime"]  # type: ignore[return-value]
     settings = settings or load_settings()
+    if role == "worker":
+        require_broker(settings, "a worker pool (make worker, make pools)")
     configure_logging(settings)
     from models.db.database import create_schema, open_database
 
@@ -123,10 +129,12 @@ def create_app(settings: Settings | None = None):
 
     api_module = importlib.import_module(f"{HTTP_PACKAGE}.api")
     auth = importlib.import_module(f"{HTTP_PACKAGE}.auth")
+    guards = importlib.import_module(f"{HTTP_PACKAGE}.guards")
     oauth = importlib.import_module(f"{HTTP_PACKAGE}.oauth")
     docs = importlib.import_module(f"{HTTP_PACKAGE}.docs")
     health = importlib.import_module(f"{HTTP_PACKAGE}.health")
     observability = importlib.import_module(f"{HTTP_PACKAGE}.observability")
+    from models.services.platform.logs import unbind_fields
     from models.services.platform.request_context import bind_request_id, reset_request_id
 
     app = Flask("consignado", root_path=str(ROOT))
@@ -158,6 +166,9 @@ def create_app(settings: Settings | None = None):
     def _close_request(exc):
         if not db.is_closed():
             db.close()
+        fields = g.pop("log_fields_token", None)  # bound by the bearer check (the origin)
+        if fields is not None:
+            unbind_fields(fields)
         token = g.pop("request_id_token", None)
         if token is not None:
             reset_request_id(token)
@@ -165,6 +176,7 @@ def create_app(settings: Settings | None = None):
     api = api_module.ServiceApi(app)
     api_module.register_error_handlers(app)
     auth.install(app)
+    guards.install(app)  # after the bearer check: no JSON is parsed for an unauthenticated caller
     oauth.install(app)
     oauth.document(api)
     docs.install(app)

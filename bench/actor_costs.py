@@ -5,7 +5,7 @@
 * ``handle_signature_result`` - models.services.contract.signature.handle_result (STARTED, then FINISHED)
 * ``GET /v1/proposals/<id>`` - the detail route through the Flask test client
 
-    /work/main/.venv/bin/python -m bench.actor_costs [--n 40] [--database-url URL] [--baseline main]
+    .venv/bin/python -m bench.actor_costs [--n 40] [--database-url URL] [--baseline main]
 
 Each iteration writes one proposal as the credit path leaves it (BANK_DATA_SUBMITTED with its
 consent, analysis and selected offer), then walks it through the four paths, timing each call and
@@ -70,6 +70,18 @@ def _proposal(cpf: str):
         min_installment_amount=Decimal("30.00"),
     )
     return with_bank_account(pre_accepted_proposal(cpf=cpf, installments=96, pricing=pricing))
+
+
+def _access_token(settings) -> str:
+    """A PARTNER_A token in the tree being measured (``--baseline`` trees issued tokens that named
+    no credential)."""
+    try:
+        from models.services.partners.accounts import partner_token
+    except ImportError:
+        from models.services.partners.tokens import issue_token
+
+        return issue_token(settings, origin="PARTNER_A", client_id="bench")["access_token"]
+    return partner_token(settings, "PARTNER_A")["access_token"]
 
 
 def _use_cases() -> tuple:
@@ -176,13 +188,13 @@ def measure(n: int, warmup: int, detail_reads: int) -> dict:
     """{path: {"calls", "mean_ms", "p50_ms", "queries"}} over ``n`` proposals after ``warmup`` ones."""
     import app as composition
     from models.db.database import db
-    from models.services.partners.tokens import issue_token
     from models.services.platform.unit_of_work import set_after_commit_publisher
 
     application = composition.create_app()
     set_after_commit_publisher(None)  # nothing consumes the messages here; only the paths are timed
     client = application.test_client()
-    token = issue_token(_use_cases()[0], origin="PARTNER_A", client_id="bench")["access_token"]
+    with db.connection_context():
+        token = _access_token(_use_cases()[0])
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
     counter = QueryCounter()
     peewee_log = logging.getLogger("peewee")

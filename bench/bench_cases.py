@@ -8,17 +8,16 @@ from models import runtime
 from models.db.contracts import Contract
 from models.db.database import db
 from models.db.proposals import Proposal
-from models.services.partners.tokens import issue_token
+from models.services.partners.accounts import partner_token
 
 
 def headers_for() -> dict[str, dict]:
-    return {
-        code: {
-            "Authorization": "Bearer "
-            + issue_token(runtime.current().settings, origin=code, client_id=f"bench-{code}")["access_token"]
+    settings = runtime.current().settings
+    with db.connection_context():
+        return {
+            code: {"Authorization": "Bearer " + partner_token(settings, code)["access_token"]}
+            for code in ("PARTNER_A", "PARTNER_B")
         }
-        for code in ("PARTNER_A", "PARTNER_B")
-    }
 
 
 def listing(name: str, origin: str = "PARTNER_A", **params) -> tuple[str, str, str]:

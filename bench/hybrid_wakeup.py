@@ -5,7 +5,7 @@ the in-process broker and worker (SQLite in a temporary directory, sandbox exter
 compares the instant the analysis committed (CreditAnalysis.finished_at, written in the actor's
 transaction) with the instant the client got the response. Prints p50 / p95 / max in ms.
 
-    /work/main/.venv/bin/python bench/hybrid_wakeup.py [N]
+    .venv/bin/python bench/hybrid_wakeup.py [N]
 """
 
 from __future__ import annotations
@@ -41,16 +41,16 @@ def main(runs: int) -> None:
     import app as composition
     from models import runtime
     from models.db.analysis import CreditAnalysis
+    from models.db.database import db
     from models.db.sandbox import SandboxMessage
-    from models.services.partners.tokens import issue_token
+    from models.services.partners.accounts import partner_token
 
     application = composition.create_app()
     settings = runtime.current().settings
     worker, sweeper = composition.start_embedded_worker(settings)
     client = application.test_client()
-    headers = {
-        "Authorization": "Bearer " + issue_token(settings, origin="PARTNER_A", client_id="bench")["access_token"]
-    }
+    with db.connection_context():
+        headers = {"Authorization": "Bearer " + partner_token(settings, "PARTNER_A")["access_token"]}
     gaps = []
     try:
         for i in range(runs):

@@ -1,6 +1,6 @@
 """Read-side benchmark: 200,000 proposals of PARTNER_A and 200,000 of PARTNER_B in PostgreSQL.
 
-    /work/main/.venv/bin/python bench/queries.py [--reseed] [--runs 60]
+    .venv/bin/python bench/queries.py [--reseed] [--runs 60]
 
 Seeds a dedicated database (``loans_bench``; BENCH_POSTGRES_URL points at the server) with COPY,
 then calls every documented filter and sort of GET /v1/proposals, and the other read routes,

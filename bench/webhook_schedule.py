@@ -1,6 +1,6 @@
 """Measure the real status-webhook retry schedule against a local receiver.
 
-    /work/main/.venv/bin/python bench/webhook_schedule.py [--failures 3] [--runs 3]
+    .venv/bin/python bench/webhook_schedule.py [--failures 3] [--runs 3]
 
 Runs the service's own path (a status change -> outbox -> deliver_status_change actor -> HTTP)
 with the production schedule from config.toml [default.webhooks] (0, 1, 2, 4 s), an in-process

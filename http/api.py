@@ -7,13 +7,14 @@ import logging
 import flask_smorest
 from apispec import BasePlugin
 from flask import Flask, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from models import runtime
 from models.domain.errors import DomainError
 from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
+from .guards import PAYLOAD_TOO_LARGE, request_too_large_message
 from .links import links_of
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,18 @@ def _first_validation_error(messages: dict) -> tuple[str | None, str]:
     if field == "_schema":
         field = None
     return field, str(node)
+
+
+def validation_error_response(messages: dict):
+    """400 VALIDATION_ERROR naming the first field in error (marshmallow's or webargs' messages)."""
+    field, message = _first_validation_error(messages)
+    text = f"{field}: {message}" if field else message
+    return error_response(
+        400,
+        text,
+        error_code="VALIDATION_ERROR",
+        details={"field": field, "errors": messages} if field else {"errors": messages},
+    )
 
 
 # Path parameters the service names the same way everywhere, documented with their constraint.
@@ -110,26 +123,22 @@ class ServiceApi(flask_smorest.Api):
         data = getattr(error, "data", None) or {}
         messages = data.get("messages")
         if messages is not None:  # webargs schema validation: 400 per the spec (422 is business)
-            field, message = _first_validation_error(messages)
+            _, message = _first_validation_error(messages)
             if message == "Invalid JSON body.":
                 return error_response(400, "Malformed JSON body", error_code="INVALID_JSON")
-            text = f"{field}: {message}" if field else message
-            return error_response(
-                400,
-                text,
-                error_code="VALIDATION_ERROR",
-                details={"field": field, "errors": messages} if field else {"errors": messages},
-            )
+            return validation_error_response(messages)
         status = error.code or 500
         message = data.get("message") or error.description or ""
         if status == 404 and error.description and "requested URL was not found" in error.description:
             message = f"Route {request.method} {request.path} not found"
         if status == 405:
             message = f"Method {request.method} not allowed on {request.path}"
-        response = error_response(status, message)
-        allowed = getattr(error, "valid_methods", None)
-        if status == 405 and allowed:  # RFC 9110: a 405 names the methods the resource supports
-            response.headers["Allow"] = ", ".join(allowed)
+        error_code = None
+        if status == 413:  # a chunked body cut while read (a declared size is refused in guards.py)
+            message, error_code = request_too_large_message(), PAYLOAD_TOO_LARGE
+        response = error_response(status, message, error_code=error_code)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.headers["Allow"] = ", ".join(sorted(error.valid_methods))  # RFC 9110 §15.5.6
         return response
 
 

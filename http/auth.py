@@ -1,12 +1,17 @@
-"""Bearer-token check on every versioned route, and the origin (partner) the token speaks for."""
+"""Bearer-token check on every versioned route, and the origin (partner) the token speaks for.
+
+The token's signature, issuer, environment and validity (with ``jwt_leeway_seconds`` of skew) are
+checked, then the credential it names against the partner's current one: a rotated secret or a
+disabled partner answers 401 from the next request on."""
 
 from __future__ import annotations
 
 from flask import Flask, g, request
 
 from models import runtime
-from models.services.partners.accounts import find_partner
+from models.services.partners.accounts import token_holder
 from models.services.partners.tokens import InvalidToken, verify_token
+from models.services.platform.logs import bind_fields
 
 from .errors import error_response
 
@@ -40,11 +45,13 @@ def install(app: Flask) -> None:
             claims = verify_token(runtime.current().settings, value.strip())
         except InvalidToken:
             return _unauthorized("Invalid or expired access token; request a new one")
-        partner = find_partner(claims.origin)
+        partner = token_holder(claims)
         if partner is None:
-            return _unauthorized("The token's partner no longer exists")
+            return _unauthorized("The token's credential is no longer valid; request a new token")
         g.origin = partner.code
         g.token_claims = claims
+        # Every log line of the request names the origin (unbound when the request ends, app.py).
+        g.log_fields_token = bind_fields(origin=partner.code)
         return None
 
 

@@ -3,7 +3,9 @@
 answer and the error codes behind each one.
 
 ``@blp.errors({404: NOT_FOUND, 409: "INVALID_STATUS_FOR_PREACCEPT ..."})`` documents the given
-statuses plus the ones every authenticated route shares (401, 403 is per route) and 500.
+statuses plus the ones every authenticated route shares (401, 403 is per route), 500, and the
+request guard's answers on every route (``httpapi.guards``): 400 for a control character in the
+path or query string or a JSON body it refuses, 413 for a body over the size limit.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ INVALID_BODY = (
 INVALID_QUERY = "VALIDATION_ERROR: a query parameter is malformed or outside its range (details.field)"
 FORBIDDEN = "FORBIDDEN: the proposal belongs to another origin"
 PROPOSAL_NOT_FOUND = "PROPOSAL_NOT_FOUND"
+# The request guard answers these on every route, whatever the route reads (httpapi.guards).
+GUARDED = (
+    "request guard: VALIDATION_ERROR for a control character in the path or the query string, or a "
+    "JSON number that is not finite (details.field); INVALID_JSON for a body that does not parse as "
+    "UTF-8 JSON or nests deeper than 32 levels"
+)
+TOO_LARGE = (
+    "PAYLOAD_TOO_LARGE: a body over request_body_max_bytes (1 MiB by default), refused from its "
+    "Content-Length before it is read, or cut while read"
+)
 
 
 class _Parser(type(ArgumentsMixin.ARGUMENTS_PARSER)):  # type: ignore[misc]
@@ -37,6 +49,8 @@ class Blueprint(flask_smorest.Blueprint):
     def errors(self, described: Mapping[int, str], *, authenticated: bool = True) -> Callable:
         """Declare the error statuses of a route, each with the error body and its error codes."""
         statuses = dict(described)
+        statuses[400] = f"{statuses[400]}; {GUARDED}" if 400 in statuses else GUARDED
+        statuses.setdefault(413, TOO_LARGE)
         if authenticated:
             statuses.setdefault(401, UNAUTHORIZED)
         statuses.setdefault(500, INTERNAL)

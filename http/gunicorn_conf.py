@@ -2,9 +2,14 @@
 
 Binding, workers and threads come from HOST/PORT/WEB_CONCURRENCY/API_THREADS. With
 PROMETHEUS_MULTIPROC_DIR set, a worker that exits is marked dead so its live gauges stop counting.
+Before any worker starts, the settings are loaded and checked: without AMQP_URL, or outside sandbox
+and test without a provider's callback secret, gunicorn stops with a message naming the variable.
 """
 
 import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -17,11 +22,14 @@ accesslog = None
 
 
 def on_starting(server):
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from models.settings import load_settings, require_broker
+
+    # A SettingsError (a RuntimeError) here makes gunicorn print it and exit 1 before any worker boots.
+    require_broker(load_settings(), "the API under gunicorn (make api)")
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
-        import sys
-
-        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         from models.services.platform.metrics import prune_dead_process_files
 
         os.makedirs(directory, exist_ok=True)

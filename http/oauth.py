@@ -1,4 +1,8 @@
-"""POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs."""
+"""POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4) issuing signed JWTs.
+
+An unknown, revoked or disabled client id and a wrong secret get the same answer in about the same
+time: the unknown case checks the secret against a dummy hash (the same scrypt cost), so neither
+the body nor the timing tells which client ids exist."""
 
 from __future__ import annotations
 
@@ -6,14 +10,26 @@ from typing import ClassVar
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
+from authlib.oauth2.rfc6749.authenticate_client import authenticate_client_secret_basic
 from flask import Blueprint, Flask
 from werkzeug.routing import Rule
 
 from models import runtime
-from models.services.partners.accounts import find_active_credential, record_credential_use, secret_matches
+from models.services.partners.accounts import (
+    find_active_credential,
+    record_credential_use,
+    secret_matches,
+    spend_secret_check,
+)
 from models.services.partners.tokens import issue_token
 
+from .blueprint import TOO_LARGE
+
 blp = Blueprint("oauth", __name__)
+# The request guard's 413 uses the service's error body (schemas.errors.ErrorSchema), here too.
+ERROR_SCHEMA = "#/components/schemas/Error"
+# The client_id column's length: a longer id names no credential (and is never looked up).
+CLIENT_ID_MAX = 100
 server = AuthorizationServer()
 
 
@@ -49,15 +65,42 @@ class CredentialClient(ClientMixin):
         return grant_type == "client_credentials"
 
 
+class UnknownClient(CredentialClient):
+    """Stands for a client id with no usable credential: its secret check costs what a real one does
+    and always fails, so authlib answers exactly as for a wrong secret."""
+
+    def __init__(self, client_id: str) -> None:
+        self.credential = None
+        self.client_id = client_id
+
+    def check_client_secret(self, client_secret):
+        return spend_secret_check(client_secret)
+
+    def check_grant_type(self, grant_type):
+        return False
+
+
 class ClientCredentialsGrant(grants.ClientCredentialsGrant):
     TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["client_secret_basic", "client_secret_post"]
 
 
+def _client_secret_basic(query_client, request):
+    """authlib's HTTP Basic client authentication, with credentials that do not decode (not ASCII,
+    not base64, not UTF-8) taken as no credentials: authlib raises a ValueError on them (a 500)."""
+    try:
+        return authenticate_client_secret_basic(query_client, request)
+    except ValueError:  # UnicodeDecodeError included
+        return None
+
+
 def _query_client(client_id: str):
-    credential = find_active_credential(client_id)
+    # An id longer than the column or with control characters names no credential (PostgreSQL
+    # refuses NUL in a query): it is answered as any unknown id.
+    usable = len(client_id) <= CLIENT_ID_MAX and client_id.isprintable()
+    credential = find_active_credential(client_id) if usable else None
     # An instance serves one environment: the other environment's credentials do not exist here.
     if credential is None or credential.environment != runtime.current().settings.credential_environment:
-        return None
+        return UnknownClient(client_id)
     return CredentialClient(credential)
 
 
@@ -66,7 +109,14 @@ def _save_token(token: dict, request) -> None:
 
 
 def _generate_token(grant_type, client, user=None, scope=None, expires_in=None, include_refresh_token=True):
-    return issue_token(runtime.current().settings, origin=client.credential.partner.code, client_id=client.client_id)
+    credential = client.credential
+    return issue_token(
+        runtime.current().settings,
+        origin=credential.partner.code,
+        client_id=client.client_id,
+        credential_id=credential.id,
+        generation=credential.partner.token_generation,
+    )
 
 
 OAUTH_ERROR = {
@@ -126,6 +176,7 @@ TOKEN_OPERATION = {
             },
             "400": _oauth_error("RFC 6749 error body (invalid_request, unsupported_grant_type)"),
             "401": _oauth_error("RFC 6749 error body (invalid_client)"),
+            "413": {"description": TOO_LARGE, "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}}},
         },
     }
 }
@@ -138,9 +189,11 @@ def document(api) -> None:
 
 def install(app: Flask) -> None:
     server.init_app(app, query_client=_query_client, save_token=_save_token)
+    server.register_client_auth_method("client_secret_basic", _client_secret_basic)
     server.register_grant(ClientCredentialsGrant)
     server.register_token_generator("client_credentials", _generate_token)
     app.register_blueprint(blp)
+    spend_secret_check("")  # makes the dummy hash now: the first unknown id is not slower than the next
 
 
 @blp.route("/oauth2/token", methods=["POST"])

@@ -47,6 +47,16 @@ ENV_OVERRIDES = {
 ANY_INTERFACE = ("", "0.0.0.0", "::")
 
 
+# Environments where local receivers and missing provider secrets are expected (partners and tests
+# run everything on one machine); everywhere else a missing secret stops start-up.
+LOCAL_ENVIRONMENTS = ("sandbox", "test")
+# Provider secrets every environment but LOCAL_ENVIRONMENTS must set: variable -> dotted key.
+CALLBACK_SECRETS = {
+    "ESIGNATURE_CALLBACK_SECRET": "esignature.callback_secret",
+    "FUNDING_CALLBACK_SECRET": "funding.callback_secret",
+}
+
+
 class SettingsError(RuntimeError):
     """The configuration cannot run the service (unknown environment or key, missing key or secret,
     a value of the wrong type)."""
@@ -262,6 +272,8 @@ class Settings:
     jwt_signing_key: str
     jwt_issuer: str
     token_ttl_seconds: int
+    jwt_leeway_seconds: int
+    request_body_max_bytes: int
     external_mode: Literal["sandbox", "http"]
     seed_sandbox_partners: bool
     sandbox_routes: bool
@@ -307,6 +319,11 @@ class Settings:
     @property
     def uses_rabbitmq(self) -> bool:
         return bool(self.amqp_url)
+
+    @property
+    def is_local(self) -> bool:
+        """Sandbox or test: local receivers allowed, provider secrets optional."""
+        return self.environment in LOCAL_ENVIRONMENTS
 
     @property
     def uses_postgres(self) -> bool:
@@ -470,4 +487,37 @@ def load_settings(
         data = _merge(data, overrides)
     if not data.get("jwt_signing_key"):
         raise SettingsError(f"JWT_SIGNING_KEY must be set for the {environment} environment")
-    return _section(Settings, data, "", environment=environment)
+    settings = _section(Settings, data, "", environment=environment)
+    _require_callback_secrets(settings)
+    return settings
+
+
+def _require_callback_secrets(settings: Settings) -> None:
+    # Without the secret every callback of that provider answers 401 and signed contracts or
+    # withdrawals are never applied: refuse to start rather than fail one callback at a time.
+    if settings.is_local:
+        return
+    for variable, dotted in CALLBACK_SECRETS.items():
+        section, name = dotted.split(".")
+        if not getattr(getattr(settings, section), name):
+            raise SettingsError(
+                f"{variable} must be set for the {settings.environment} environment (setting {dotted}): "
+                "the provider's callbacks cannot be verified without it"
+            )
+
+
+def require_broker(settings: Settings, entry: str) -> None:
+    """Refuse to run ``entry`` (the API under gunicorn, a worker pool) without ``AMQP_URL``.
+
+    Without it each process would get its own in-memory broker that no worker of another process
+    reads: outbox rows would be marked published and their messages lost. Only the embedded default
+    (``make run``: API, worker and broker in one process) and the test suite (the same shape) run
+    without RabbitMQ.
+    """
+    if settings.uses_rabbitmq or settings.environment == "test":
+        return
+    raise SettingsError(
+        f"AMQP_URL must be set to run {entry} (environment {settings.environment}): without RabbitMQ "
+        "each process keeps its own in-memory queue that nothing consumes. Use `make run` for the "
+        "embedded API + worker, or set AMQP_URL=amqp://user:pass@host:5672/%2F"
+    )

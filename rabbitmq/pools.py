@@ -138,7 +138,14 @@ def main(argv: list[str]) -> int:
     elif command == "procfile":
         print(procfile())
     elif command == "run":
+        from models.settings import SettingsError, load_settings, require_broker
         from rabbitmq.pool_supervisor import run
+
+        try:
+            require_broker(load_settings(), "the worker pools (make pools)")
+        except SettingsError as error:
+            print(f"cannot start the pools: {error}", file=sys.stderr)
+            return 2
 
         unknown = set(names) - {pool.name for pool in POOLS}
         if unknown:

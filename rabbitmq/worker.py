@@ -2,6 +2,7 @@
 
 Bootstraps settings, database and broker before the actors are imported, and runs an outbox
 sweeper in every worker process (several sweepers are safe: rows are claimed with SKIP LOCKED).
+Without AMQP_URL it refuses to start (a worker on an in-memory broker would consume nothing).
 """
 
 import dramatiq

@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from models.domain.signature import SignatureStatus
 from models.domain.statuses import Status
-from schemas.fields import Day, DecimalText, Instant, Pattern, Uuid
+from schemas import edge
+from schemas.fields import Day, DecimalText, Instant, Uuid
 
 SIGNATURE_STATUSES = [status.value for status in SignatureStatus]
 
@@ -15,11 +16,9 @@ HTTP_URL = r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?
 
 
 class ContractRequestSchema(Schema):
-    signature_redirect_url = fields.String(
-        validate=[
-            validate.Length(max=500),
-            Pattern(HTTP_URL, error="must be an absolute http or https URL"),
-        ],
+    signature_redirect_url = edge.Text(
+        max_length=500,
+        validate=[edge.Pattern(HTTP_URL, error="must be an absolute http or https URL")],
         metadata={
             "description": "Where the customer goes after signing; the provider's default page when absent",
             "example": "https://partner.example/after-signing",

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validates
 
 from models.domain.cpf import cpf_valid
 from models.domain.statuses import Status
-from schemas.fields import Instant, JsonDay, Pattern, Uuid
+from schemas import edge
+from schemas.fields import Instant, Uuid
 
-PHONE_PATTERN = r"^\+55[1-9][0-9]9[0-9]{8}$"  # +55, area code, 9-digit mobile
-CPF_PATTERN = r"^[0-9]{11}$"
-# Letters (accented Latin included) in words joined by one space, apostrophe, dot or hyphen; a
-# final dot for an abbreviation; spaces around are ignored (the name is stored trimmed).
-_LETTER = "A-Za-zÀ-ÖØ-öø-ÿ"
-NAME_PATTERN = rf"^ *[{_LETTER}]+(?:[ '.-][{_LETTER}]+)*\.? *$"
 STATUSES = [status.value for status in Status]
 
 
@@ -32,29 +27,22 @@ class Body(Schema):
 class StartRequest(Body):
     cpf = fields.String(
         required=True,
-        validate=Pattern(CPF_PATTERN, error="must be 11 digits with valid check digits"),
+        validate=edge.Pattern(edge.CPF_PATTERN, error=edge.CPF_ERROR),
         metadata={
             "format": "cpf",
             "description": "11 digits, no mask, with valid check digits",
             "example": "52998224725",
         },
     )
-    full_name = fields.String(
-        required=True,
-        validate=[
-            validate.Length(min=2, max=200),
-            Pattern(NAME_PATTERN, error="must contain letters, spaces, apostrophes, dots or hyphens only"),
-        ],
-        metadata={"example": "Maria da Silva"},
-    )
-    birth_date = JsonDay(
+    full_name = edge.PersonName(required=True, metadata={"example": "Maria da Silva"})
+    birth_date = edge.Day(
         required=True, metadata={"description": "YYYY-MM-DD, a past day from 1900-01-01 on", "example": "1985-04-12"}
     )
 
     @validates("cpf")
     def _cpf(self, value, **kwargs):
         if not cpf_valid(value):
-            raise ValidationError("must be 11 digits with valid check digits")
+            raise ValidationError(edge.CPF_ERROR)
 
     @validates("birth_date")
     def _birth(self, value, **kwargs):
@@ -74,10 +62,12 @@ class StartResponse(Schema):
 
 
 class ContactRequest(Body):
-    email = fields.Email(required=True, validate=validate.Length(max=254), metadata={"example": "maria@example.com"})
+    email = edge.EmailAddress(
+        required=True, metadata={"description": "stored lower-cased", "example": "maria@example.com"}
+    )
     phone = fields.String(
         required=True,
-        validate=Pattern(PHONE_PATTERN, error="must be +55, a 2-digit area code and a 9-digit mobile number"),
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
         metadata={"example": "+5511987654321"},
     )
 
@@ -95,11 +85,12 @@ class ResendResponse(ContactResponse):
 class ValidateTokenRequest(Body):
     token = fields.String(
         required=True,
-        validate=Pattern(r"^[0-9]{6}$", error="must be 6 digits"),
+        validate=edge.digits(6, 6, "must be 6 digits"),
         metadata={"example": "123456"},
     )
     phone = fields.String(
         required=True,
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
         metadata={"description": "the phone the code was sent to", "example": "+5511987654321"},
     )
 

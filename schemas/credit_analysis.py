@@ -4,32 +4,40 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validates_schema
 
-from schemas.credit import PHONE_PATTERN, STATUSES, Body
-from schemas.fields import DecimalText, Instant, JsonBoolean, JsonDecimal, JsonNumber, JsonUuid, Money, Pattern, Uuid
+from schemas import edge
+from schemas.credit import STATUSES, Body
+from schemas.fields import DecimalText, Instant, Money, Uuid
 from schemas.offers import OfferSchema, ProductSchema, SelectedOfferSchema
+
+# Hard bounds of the simulation inputs; the product's own limits (pricing: min/max amount and
+# installments) are checked before anything is stored and answer INVALID_SIMULATION_PARAMETERS.
+MAX_INSTALLMENTS = 999
+MAX_LOAN_AMOUNT = 1_000_000_000
 
 
 class ConsentGeolocation(Body):
-    latitude = JsonNumber(required=True, validate=validate.Range(-90, 90), metadata={"example": -23.5505})
-    longitude = JsonNumber(required=True, validate=validate.Range(-180, 180), metadata={"example": -46.6333})
+    latitude = edge.Number(required=True, minimum=-90, maximum=90, metadata={"example": -23.5505})
+    longitude = edge.Number(required=True, minimum=-180, maximum=180, metadata={"example": -46.6333})
 
 
 class CreditAnalysisRequest(Body):
-    ip = fields.IP(
-        required=True,
-        metadata={"format": "ip", "description": "the customer's IPv4 or IPv6 address", "example": "200.160.2.3"},
+    ip = edge.IpAddress(
+        required=True, metadata={"description": "the customer's IPv4 or IPv6 address", "example": "200.160.2.3"}
     )
     geolocation = fields.Nested(ConsentGeolocation, required=True)
-    document_text = fields.String(
+    document_text = edge.Text(
         required=True,
-        validate=validate.Length(min=1, max=20000),
+        min_length=1,
+        max_length=20000,
+        lines=True,
         metadata={"description": "the consent text the customer accepted", "example": "I authorise the query..."},
     )
-    channel = fields.String(
+    channel = edge.Text(
         required=True,
-        validate=validate.Length(min=1, max=16),
+        min_length=1,
+        max_length=16,
         metadata={"description": "seen values: web, mobile, app", "example": "web"},
     )
 
@@ -105,12 +113,17 @@ class SimulateRequest(Body):
 
     OPENAPI_EXTRA: ClassVar[dict] = {"oneOf": [{"required": ["installments"]}, {"required": ["loan_amount"]}]}
 
-    installments = fields.Integer(strict=True, validate=validate.Range(min=1, max=999), metadata={"example": 48})
-    loan_amount = JsonDecimal(
-        validate=validate.Range(min=0, max=100_000_000, min_inclusive=False),
-        metadata={"example": 5000.0, "minimum": 0, "exclusiveMinimum": True, "maximum": 100_000_000},
+    installments = edge.Integer(
+        minimum=1,
+        maximum=MAX_INSTALLMENTS,
+        metadata={"description": "within the product's limits (min_installments to max_installments)", "example": 48},
     )
-    insured = JsonBoolean(load_default=False, metadata={"description": "partners with insurance only"})
+    loan_amount = edge.Amount(
+        minimum=0,
+        maximum=MAX_LOAN_AMOUNT,
+        metadata={"description": "net amount, at most two decimals, within the product's limits", "example": 5000.0},
+    )
+    insured = edge.Boolean(load_default=False, metadata={"description": "partners with insurance only"})
 
     @validates_schema
     def _exactly_one(self, data, **kwargs):
@@ -133,7 +146,7 @@ class SimulationResponse(Schema):
 
 
 class PreAcceptRequest(Body):
-    selected_offer_id = JsonUuid(required=True, metadata={"description": "an offer's id"})
+    selected_offer_id = edge.Uuid(required=True, metadata={"description": "an offer's id"})
 
 
 class PreAcceptResponse(Schema):
@@ -147,7 +160,7 @@ class PreAcceptResponse(Schema):
 class SandboxMessagesQuery(Schema):
     phone = fields.String(
         required=True,
-        validate=Pattern(PHONE_PATTERN, error="must be +55, a 2-digit area code and a 9-digit mobile number"),
+        validate=edge.Pattern(edge.PHONE_PATTERN, error=edge.PHONE_ERROR),
         metadata={"example": "+5511987654321"},
     )
 

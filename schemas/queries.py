@@ -4,39 +4,55 @@ Amounts are Money (JSON numbers, the spec's "number"), instants Instant (``YYYY-
 and days Day (``YYYY-MM-DD``): the views hand over Decimals, datetimes and dates.
 """
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
 from models.services.queries.params import SORTS, STATUS_CODES
-from schemas.fields import Day, Instant, JsonDay, Money, Pattern, Uuid
+from schemas import edge
+from schemas.fields import Day, Instant, Money, Uuid
 from schemas.offers import SelectedOfferSchema
 
+# Beyond this page an offset no longer fits every database's integer (and no origin has that many).
+MAX_PAGE = 1_000_000
+# The whole status list: every status once, with commas.
+MAX_STATUS_FILTER = sum(len(code) + 1 for code in STATUS_CODES)
 
-def local_day(description: str) -> JsonDay:
-    return JsonDay(metadata={"description": description})
+
+def local_day(description: str) -> edge.Day:
+    return edge.Day(metadata={"description": description})
 
 
 class ProposalListArgsSchema(Schema):
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1), metadata={"description": "1-based"})
-    limit = fields.Integer(
-        load_default=10, validate=validate.Range(min=1, max=100), metadata={"description": "page size, at most 100"}
+    page = edge.Integer(minimum=1, maximum=MAX_PAGE, query=True, load_default=1, metadata={"description": "1-based"})
+    limit = edge.Integer(
+        minimum=1, maximum=100, query=True, load_default=10, metadata={"description": "page size, at most 100"}
     )
-    cpf = fields.String(metadata={"description": "partial match"})
-    full_name = fields.String(metadata={"description": "partial match, case-insensitive"})
-    email = fields.String(metadata={"description": "partial match, case-insensitive"})
+    cpf = fields.String(
+        validate=edge.Pattern(r"^ *[0-9]{0,11} *$", error="must be up to 11 ASCII digits"),
+        metadata={"description": "partial match"},
+    )
+    full_name = edge.NameFilter(
+        metadata={"description": "partial match, case-insensitive; normalised like the stored name"}
+    )
+    email = edge.Text(max_length=254, metadata={"description": "partial match, case-insensitive"})
     phone = fields.String(
+        validate=edge.Pattern(r"^ *\+?[0-9]{0,13} *$", error="must be '+' and up to 13 ASCII digits"),
         metadata={
             "description": "partial match; percent-encode '+' as %2B (a bare '+' reads as a space and is ignored)"
-        }
+        },
     )
-    status = fields.String(metadata={"description": "comma-separated statuses, any of: " + ", ".join(STATUS_CODES)})
+    status = edge.Text(
+        max_length=MAX_STATUS_FILTER,
+        metadata={"description": "comma-separated statuses, any of: " + ", ".join(STATUS_CODES)},
+    )
     bank_code = fields.String(
-        validate=Pattern(r"^[0-9]{1,3}$"), metadata={"description": "exact COMPE code; leading zeros optional"}
+        validate=edge.Pattern(r"^ *[0-9]{0,3} *$", error="must be a COMPE code of up to 3 ASCII digits"),
+        metadata={"description": "exact COMPE code; leading zeros optional"},
     )
     created_from = local_day("inclusive, calendar day in America/Sao_Paulo")
     created_to = local_day("inclusive, calendar day in America/Sao_Paulo")
     updated_from = local_day("inclusive, calendar day in America/Sao_Paulo")
     updated_to = local_day("inclusive, calendar day in America/Sao_Paulo")
-    sort = fields.String(load_default="created_at:desc", metadata={"enum": list(SORTS)})
+    sort = edge.Text(max_length=32, load_default="created_at:desc", metadata={"enum": list(SORTS)})
 
 
 class StatusDetailSchema(Schema):

@@ -1,4 +1,5 @@
-"""`partners create|list|show|update|rotate-secret`: manage origins and their credentials."""
+"""`partners create|list|show|update|rotate-secret|disable|enable`: manage origins and their
+credentials. A rotation or a disable applies to the partner's next request (its tokens answer 401)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def _describe(partner, *, with_secret: bool = False) -> dict:
     body = {
         "code": partner.code,
         "name": partner.name,
+        "enabled": partner.enabled,
         "insurance_enabled": partner.insurance_enabled,
         "recontracting_enabled": partner.recontracting_enabled,
         "webhook_url": partner.webhook_url,
@@ -95,7 +97,8 @@ def list_partners():
     """One line per partner."""
     for partner in service.all_partners():
         click.echo(
-            f"{partner.code}\t{partner.name}\tinsurance={'on' if partner.insurance_enabled else 'off'}"
+            f"{partner.code}\t{partner.name}\t{'enabled' if partner.enabled else 'DISABLED'}"
+            f"\tinsurance={'on' if partner.insurance_enabled else 'off'}"
             f"\trecontracting={'on' if partner.recontracting_enabled else 'off'}"
             f"\twebhook={partner.webhook_url or '-'}\tauction={partner.auction_url or '-'}"
         )
@@ -188,3 +191,17 @@ def rotate_secret(code, environment, webhook_signing):
             "note": "store the secret now; it is not shown again",
         }
     )
+
+
+@group.command("disable")
+@click.argument("code")
+def disable(code):
+    """Stop a partner: no new token, and its tokens answer 401 from its next request on."""
+    _echo(_describe(service.set_enabled(_load(code), False)))
+
+
+@group.command("enable")
+@click.argument("code")
+def enable(code):
+    """Let a disabled partner obtain tokens again (tokens issued before the disable stay invalid)."""
+    _echo(_describe(service.set_enabled(_load(code), True)))

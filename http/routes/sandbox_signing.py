@@ -9,10 +9,14 @@ Mounted only when ``sandbox_routes`` is on.
 from html import escape
 
 from flask import Blueprint, jsonify, redirect, request
+from marshmallow import ValidationError
 
 from models import runtime
 from models.services.contract import sandbox_signing
 from models.services.contract.signature import RESULT_FIELDS
+from schemas.callbacks import SignatureResults
+
+from ..api import validation_error_response
 
 bp = Blueprint("sandbox_signing", __name__)
 PLAIN_BLUEPRINTS = [bp] if runtime.current().settings.sandbox_routes else []
@@ -33,8 +37,13 @@ def open_page(process_id):
 @bp.route("/sandbox/esign/<process_id>", methods=["POST"])
 def complete(process_id):
     """Finish the signature with the given results and notify the service (via the outbox)."""
-    body = request.get_json(silent=True)
-    process, results = sandbox_signing.complete_signing(process_id, body if isinstance(body, dict) else {})
+    # No JSON body (or a browser's form post): every check passes; a JSON body must be an object.
+    document = request.get_json(silent=True) if request.is_json and request.get_data().strip() else {}
+    try:
+        overrides = SignatureResults().load(document)
+    except ValidationError as error:
+        return validation_error_response(error.normalized_messages())
+    process, results = sandbox_signing.complete_signing(process_id, overrides)
     if process.redirect_url:
         return redirect(process.redirect_url, code=303)
     return jsonify(process_id=process_id, status="COMPLETED", results=results)

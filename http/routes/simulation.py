@@ -32,14 +32,15 @@ blp = Blueprint("credit_simulation", __name__, description="Offer simulation")
 )
 def simulate(body, proposal_id):
     """By ``installments`` the largest amount; by ``loan_amount`` the term options. Replaces earlier offers."""
+    settings = runtime.current().settings
     requested = request_simulation(
         current_origin(),
         proposal_id,
         installments=body.get("installments"),
         loan_amount=body.get("loan_amount"),
         insured=bool(body["insured"]),
+        pricing_settings=settings.credit.pricing,
     )
-    settings = runtime.current().settings
     simulation = await_simulation(requested.id, settings.credit.simulation_wait_seconds)
     if simulation.status == SimulationStatus.PENDING:
         raise ApiError(

@@ -24,6 +24,11 @@ class Partner(BaseModel):
     auction_url = peewee.CharField(max_length=500, null=True)
     auction_api_key = peewee.CharField(max_length=500, null=True)
     technical_contact = peewee.CharField(max_length=200, null=True)
+    # A disabled partner gets no token and its tokens answer 401 (`partners disable CODE`). Tokens
+    # carry the generation they were issued in; a disable moves it on, so tokens issued before it
+    # stay invalid after `partners enable`.
+    enabled = peewee.BooleanField(default=True)
+    token_generation = peewee.IntegerField(default=0)
     created_at = UtcDateTimeField(default=now)
     updated_at = UtcDateTimeField(default=now)
 

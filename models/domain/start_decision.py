@@ -38,6 +38,9 @@ Decisions:
   proposal (before any contract, not processing) of another origin does not
   block: the customer may compare originators; the contract-level rules above
   stop a second contract.
+* A 409 caused by another origin's proposal keeps its errorCode and carries no
+  ``proposal_id`` or ``status``: those are the other origin's data (README,
+  "What a partner can learn about other origins").
 * ``proposals`` is expected newest first; ties pick the first match.
 * Dead proposals never reach this decision: the use case first moves every proposal of the CPF
   whose deadline has come through its exit (``status_deadlines``), so lapsed offers or a failed
@@ -126,16 +129,21 @@ def decide_start(history: CustomerHistory, origin: str) -> StartDecision:
     proposals = [ProposalSnapshot(p.id, Status(p.status), p.origin) for p in history.proposals]
     in_status = lambda *statuses: _first(proposals, lambda p: p.status in statuses)  # noqa: E731
 
+    def block(code: str, found: ProposalSnapshot | None = None, **extra: Any) -> StartDecision:
+        # Another origin's proposal blocks as well (the rules protect the CPF), but only the
+        # errorCode says why: its id and status belong to that origin.
+        return _block(code, found if found is not None and found.origin == origin else None, **extra)
+
     if found := in_status(Status.ANALYSIS_APPROVED):
-        return _block("PROPOSAL_AWAITING_DISBURSEMENT", found)
+        return block("PROPOSAL_AWAITING_DISBURSEMENT", found)
     if found := in_status(Status.DISBURSEMENT_FAILED):
-        return _block("PROPOSAL_FINALIZED", found)
+        return block("PROPOSAL_FINALIZED", found)
     if found := in_status(Status.PENDING_ANALYSIS):
-        return _block("PROPOSAL_PENDING_FRAUD_ANALYSIS", found)
+        return block("PROPOSAL_PENDING_FRAUD_ANALYSIS", found)
     if found := in_status(*ASYNC_PROCESSING_STATUSES):
-        return _block("PROPOSAL_PROCESSING_IN_PROGRESS", found)
+        return block("PROPOSAL_PROCESSING_IN_PROGRESS", found)
     if found := in_status(*CONTRACT_PENDING_SIGNATURE):
-        return _block("CONTRACT_EXISTS", found)
+        return block("CONTRACT_EXISTS", found)
     if found := _first(proposals, lambda p: p.origin == origin and p.status in ACTIVE_STATUSES):
         return StartDecision(RETURN_EXISTING, existing_id=found.id)
 
@@ -143,9 +151,9 @@ def decide_start(history: CustomerHistory, origin: str) -> StartDecision:
     if in_force is None:
         return StartDecision(CREATE)
     if not history.recontracting_enabled:
-        return _block("PROPOSAL_FINALIZED", in_force)
+        return block("PROPOSAL_FINALIZED", in_force)
     if found := _first(proposals, lambda p: holds_active_contract(p.status)):
-        return _block("CONTRACT_ACTIVE", found)
+        return block("CONTRACT_ACTIVE", found)
     if history.longest_overdue_days > 0:
-        return _block("DELINQUENT_CONTRACT", longest_overdue_days=history.longest_overdue_days)
+        return block("DELINQUENT_CONTRACT", longest_overdue_days=history.longest_overdue_days)
     return StartDecision(CREATE)

@@ -27,7 +27,7 @@ from models.external.messaging.port import SMS, WHATSAPP, MessagingPort
 from models.external.partner_endpoints.port import PartnerEndpoints
 from models.external.payroll.port import PayrollPort
 from models.external.pix_directory.port import PixDirectory
-from models.settings import Settings, WebhooksSettings
+from models.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _http_ports(settings: Settings) -> Ports:
         account_ownership=HttpAccountOwnership(
             settings.account_ownership.base_url, settings.account_ownership.timeout_seconds
         ),
-        partner_endpoints=_partner_endpoints(settings.webhooks),
+        partner_endpoints=_partner_endpoints(settings),
         auction_source=HttpAuctionSource(settings.auctions.base_url, timeout=settings.auctions.timeout_seconds),
     )
 
@@ -120,18 +120,22 @@ def _sandbox_ports(settings: Settings) -> Ports:
         endorsement=SandboxEndorsement(),
         pix_directory=SandboxPixDirectory(),
         account_ownership=SandboxAccountOwnership(),
-        partner_endpoints=_partner_endpoints(settings.webhooks),
+        partner_endpoints=_partner_endpoints(settings),
         auction_source=SandboxAuctionSource(),
     )
 
 
-def _partner_endpoints(settings: WebhooksSettings) -> PartnerEndpoints:
-    if settings.transport == "recording":
+def _partner_endpoints(settings: Settings) -> PartnerEndpoints:
+    webhooks = settings.webhooks
+    if webhooks.transport == "recording":
         from models.external.partner_endpoints.sandbox import RecordingPartnerEndpoints
 
         return RecordingPartnerEndpoints()
     from models.external.partner_endpoints.http_adapter import HttpPartnerEndpoints
 
+    # Partners trying the sandbox (and the tests) run receivers on their own machine.
     return HttpPartnerEndpoints(
-        connect_timeout=settings.connect_timeout_seconds, snippet_chars=settings.response_snippet_chars
+        connect_timeout=webhooks.connect_timeout_seconds,
+        snippet_chars=webhooks.response_snippet_chars,
+        public_only=not settings.is_local,
     )

@@ -25,11 +25,6 @@ from tests.support.service_fixtures import (
     worker,
 )
 
-SANDBOX_CREDENTIALS = {
-    "PARTNER_A": ("sandbox-partner-a", "sandbox-secret-a"),
-    "PARTNER_B": ("sandbox-partner-b", "sandbox-secret-b"),
-}
-
 
 @pytest.fixture(scope="session")
 def documented(app):
@@ -57,14 +52,13 @@ def token_for(app, _token_cache):
     as partners are told to; re-issued when the clock has moved outside its validity."""
     from models import runtime
     from models.domain.clock import now
-    from models.services.partners.tokens import issue_token
+    from models.services.partners.accounts import partner_token
 
     def get(code: str = "PARTNER_A") -> str:
         at = int(now().timestamp())
         cached = _token_cache.get(code)
         if cached is None or not (cached[1] <= at < cached[2] - 60):
-            client_id, _ = SANDBOX_CREDENTIALS[code]
-            issued = issue_token(runtime.current().settings, origin=code, client_id=client_id)
+            issued = partner_token(runtime.current().settings, code)
             _token_cache[code] = (issued["access_token"], at, at + issued["expires_in"])
         return _token_cache[code][0]
 

@@ -20,8 +20,9 @@ def document(app):
 
 @pytest.fixture
 def access_token(app):
-    """A sandbox partner's access token, issued the way /oauth2/token issues it."""
+    """A sandbox partner's access token, issued the way /oauth2/token issues it (for its current
+    credential and token generation)."""
     from models import runtime
-    from models.services.partners.tokens import issue_token
+    from models.services.partners.accounts import partner_token
 
-    return issue_token(runtime.current().settings, origin="PARTNER_A", client_id="sandbox-partner-a")["access_token"]
+    return partner_token(runtime.current().settings, "PARTNER_A")["access_token"]

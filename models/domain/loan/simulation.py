@@ -10,12 +10,46 @@ from uuid import uuid4
 from models.domain.clock import now as clock_now
 from models.domain.errors import ValidationFailed
 from models.domain.loan.offers import largest_quote, margin_shortfall, offer_dict, quote_context
-from models.domain.loan.pricing import STANDARD_TERMS, AnalysisResult, Pricing, amount_cap, max_term
+from models.domain.loan.pricing import (
+    PROGRAM_MAX_INSTALLMENTS,
+    STANDARD_TERMS,
+    AnalysisResult,
+    Pricing,
+    amount_cap,
+    max_term,
+)
 from models.domain.money import to_cents
 
 
 def _invalid(field: str, message: str, **extra: object) -> ValidationFailed:
     return ValidationFailed(message, error_code="INVALID_SIMULATION_PARAMETERS", details={"field": field, **extra})
+
+
+def check_request(installments: object, loan_amount: object, pricing: Pricing) -> None:
+    """Refuse, before anything is stored, what no analysis could make valid: a term outside the
+    product's, an amount outside the product's or with more than two decimals (400
+    INVALID_SIMULATION_PARAMETERS, ``details.field``, ``min`` and ``max``). The analysis's own caps
+    (its term and its granted amount) are checked when the simulation runs."""
+    if installments is not None:
+        shortest, longest = pricing.min_installments, min(pricing.max_installments, PROGRAM_MAX_INSTALLMENTS)
+        if (
+            isinstance(installments, bool)
+            or not isinstance(installments, int)
+            or not shortest <= installments <= longest
+        ):
+            raise _invalid(
+                "installments",
+                f"installments must be an integer from {shortest} to {longest}.",
+                min=shortest,
+                max=longest,
+            )
+    if loan_amount is not None:
+        amount = _parse_amount(loan_amount)
+        smallest, largest = to_cents(pricing.min_amount), to_cents(pricing.max_amount)
+        if not smallest <= amount <= largest:
+            raise _invalid(
+                "loan_amount", f"loan_amount must be from {smallest} to {largest}.", min=smallest, max=largest
+            )
 
 
 def simulate_by_installments(
@@ -88,8 +122,10 @@ def _parse_amount(value: object) -> Decimal:
         raise _invalid("loan_amount", "loan_amount must be a number.")
     try:
         amount = Decimal(str(value))
+        # quantize raises InvalidOperation past the context's precision (an exponent in the millions)
+        exact = amount.is_finite() and amount > 0 and amount == to_cents(amount)
     except InvalidOperation:
         raise _invalid("loan_amount", "loan_amount must be a number.") from None
-    if not amount.is_finite() or amount <= 0 or amount != to_cents(amount):
+    if not exact:
         raise _invalid("loan_amount", "loan_amount must be positive with at most two decimals.")
     return amount

@@ -32,8 +32,9 @@ ACCOUNT_TYPES = {
     "payment": "payment",
 }
 KEY_TYPES = ("EVP", "EMAIL", "PHONE", "CPF")
-_EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
-_PHONE = re.compile(r"^\+[1-9]\d{10,14}$")
+# Matched whole (fullmatch): "$" would also accept a trailing newline, "\d" other Unicode digits.
+_EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}")
+_PHONE = re.compile(r"\+[1-9][0-9]{10,14}")
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,9 @@ def _key_well_formed(key: str, key_type: str) -> bool:
         except ValueError:
             return False
     if key_type == "EMAIL":
-        return bool(_EMAIL.match(key)) and len(key) <= 77
+        return bool(_EMAIL.fullmatch(key)) and len(key) <= 77
     if key_type == "PHONE":
-        return bool(_PHONE.match(key))
+        return bool(_PHONE.fullmatch(key))
     return cpf_valid(key)
 
 

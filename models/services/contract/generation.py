@@ -82,7 +82,9 @@ def _ensure_no_active_contract(proposal: Proposal) -> None:
             current_status=Status(proposal.status),
             trigger=Trigger.START_CONTRACT,
             error_code=code,
-            details={"proposal_id": other.id, "status": other.status},
+            # Another origin's proposal id and status are that origin's data: only the errorCode
+            # tells it apart.
+            details={"proposal_id": other.id, "status": other.status} if other.origin == proposal.origin else None,
         )
 
 

@@ -101,6 +101,15 @@ def _new_token(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[
     return token, send, code
 
 
+def _ensure_phone_free(phone: str, cpf: str, *, origin: str | None = None) -> None:
+    """409 when another customer's proposal (of ``origin`` only, when given) uses ``phone``."""
+    others = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != cpf)
+    if origin is not None:
+        others = others.where(Proposal.origin == origin)
+    if others.exists():
+        raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
+
+
 def _deliver(send: MessageSend, code: str, provider: MessagingPort) -> None:
     """After commit: hand the text to the provider and record the outcome on the send."""
     try:
@@ -143,11 +152,9 @@ def send_contact(
         proposal = owned_proposal(origin, proposal_id, lock=True)
         if proposal.status != Status.TOKEN_SENT.value:
             next_status(Status(proposal.status), Trigger.SEND_CONTACT)  # the machine's 409 before any write
-        other = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != proposal.cpf).exists()
-        if other:
-            raise DomainError(
-                "This phone is already used in another proposal", http_status=409, details={"field": "phone"}
-            )
+        # Only the origin's own proposals here: across origins the answer would be a phone-number
+        # lookup; validate-token refuses a phone in use elsewhere once the code proves it is the caller's.
+        _ensure_phone_free(phone, proposal.cpf, origin=origin)
         if proposal.status == Status.TOKEN_SENT.value:
             _check_cooldown(proposal, contact_settings)
         Proposal.update(email=email, phone=phone).where(Proposal.id == proposal.id).execute()
@@ -231,6 +238,13 @@ def _validation_refusal(
             error_code="INVALID_TOKEN",
             details={"field": "token", "remaining_attempts": max(0, limit - active.attempts - 1)},
         )
+    # The right code proves the phone is the caller's: only now may the answer depend on its use by
+    # another customer at any origin (send_contact checked the origin's own proposals); the code
+    # stays unused when it is refused.
+    try:
+        _ensure_phone_free(proposal.phone, proposal.cpf)
+    except DomainError as in_use:
+        return in_use
     ContactToken.update(consumed_at=now()).where(ContactToken.id == active.id).execute()
     return None
 
@@ -243,7 +257,8 @@ def validate(
     The whole decision runs under the proposal's lock: parallel guesses are counted one after the
     other (never more than ``max_token_attempts`` wrong codes per code), and the phone and code
     compared are those of the moment, never a contact change's half. A wrong code's attempt is
-    committed even though the call fails.
+    committed even though the call fails. Once the code is right, a phone another customer uses at
+    any origin is refused (409, the code stays unused).
     """
     with unit_of_work():
         proposal = owned_proposal(origin, proposal_id, lock=True)

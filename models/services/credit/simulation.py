@@ -9,7 +9,7 @@ from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.lifecycles import AnalysisOutcome, SimulationStatus
-from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
+from models.domain.loan.simulation import check_request, simulate_by_installments, simulate_by_loan_amount
 from models.domain.statuses import PRE_CONTRACT_STATUSES
 from models.services.credit.analysis import latest_analysis
 from models.services.credit.analysis_runner import analysis_result
@@ -27,14 +27,22 @@ BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
 
 
 def request_simulation(
-    origin: str, proposal_id: str, *, installments: int | None, loan_amount, insured: bool
+    origin: str,
+    proposal_id: str,
+    *,
+    installments: int | None,
+    loan_amount,
+    insured: bool,
+    pricing_settings: PricingSettings,
 ) -> Simulation:
     """Check the state of the origin's proposal (409 otherwise) and enqueue the simulation actor.
 
     Offers can be simulated while they can be selected (offers exist, no contract yet) and the
     latest analysis approved them. Insured offers are simulated only when asked for and the partner
-    has insurance on (read now, so a partner's change applies to the next request).
+    has insurance on (read now, so a partner's change applies to the next request). Parameters
+    outside the product's limits (``pricing_settings``) are refused first, before anything is stored.
     """
+    check_request(installments, loan_amount, pricing(pricing_settings))
     proposal = owned_proposal(origin, proposal_id)
     insured = insured and Partner.get(Partner.code == origin).insurance_enabled
     analysis = latest_analysis(proposal.id)

@@ -1,4 +1,5 @@
-"""Partners and credentials: creation, secret rotation, verification and sandbox seeding."""
+"""Partners and credentials: creation, secret rotation, enabling and disabling, verification (the
+token route's secret check and the bearer check's credential check) and sandbox seeding."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from dataclasses import dataclass
 from models.db.database import db
 from models.db.partners import WEBHOOK_AUTH_MODES, Partner, PartnerCredential
 from models.domain.clock import now
+from models.services.partners.tokens import TokenClaims, issue_token
+from models.settings import Settings
 
 SANDBOX_PARTNERS = (
     dict(
@@ -42,12 +45,27 @@ def hash_secret(secret: str) -> str:
 def secret_matches(secret: str, stored: str) -> bool:
     try:
         scheme, salt_hex, digest_hex = stored.split("$")
+        salt = bytes.fromhex(salt_hex)
     except ValueError:
         return False
     if scheme != "scrypt":
         return False
-    digest = hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt_hex), **_SCRYPT)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, **_SCRYPT)
     return hmac.compare_digest(digest.hex(), digest_hex)
+
+
+_DUMMY_HASH: list[str] = []
+
+
+def spend_secret_check(secret: str) -> bool:
+    """The cost of ``secret_matches`` against a hash no secret matches; always False.
+
+    The token route runs it for an unknown or disabled client id, so that case answers as slowly as
+    a wrong secret and the timing tells nothing about which client ids exist."""
+    if not _DUMMY_HASH:
+        _DUMMY_HASH.append(hash_secret(secrets.token_urlsafe(32)))
+    secret_matches(secret, _DUMMY_HASH[0])
+    return False
 
 
 @dataclass(frozen=True)
@@ -97,11 +115,76 @@ def rotate_secret(partner: Partner, environment: str) -> IssuedCredential:
 
 
 def find_active_credential(client_id: str) -> PartnerCredential | None:
+    """The credential ``client_id`` names when it is not revoked and its partner is enabled."""
     return (
         PartnerCredential.select(PartnerCredential, Partner)
         .join(Partner)
-        .where(PartnerCredential.client_id == client_id, PartnerCredential.revoked_at.is_null())
+        .where(
+            PartnerCredential.client_id == client_id,
+            PartnerCredential.revoked_at.is_null(),
+            Partner.enabled == True,  # noqa: E712 (peewee expression)
+        )
         .first()
+    )
+
+
+def token_holder(claims: TokenClaims) -> Partner | None:
+    """The partner a verified token speaks for, when the credential it names is still current: not
+    revoked (a rotation revokes it), of the token's client id, origin and environment, its partner
+    enabled and still in the token's generation (a disable moves it on). None otherwise (the bearer
+    check answers 401). One query per request."""
+    credential = (
+        PartnerCredential.select(PartnerCredential, Partner)
+        .join(Partner)
+        .where(PartnerCredential.id == claims.credential_id)
+        .first()
+    )
+    if (
+        credential is None
+        or credential.revoked_at is not None
+        or not credential.partner.enabled
+        or credential.partner.token_generation != claims.generation
+        or credential.client_id != claims.client_id
+        or credential.environment != claims.environment
+        or credential.partner.code != claims.origin
+    ):
+        return None
+    return credential.partner
+
+
+def set_enabled(partner: Partner, enabled: bool) -> Partner:
+    """Enable or disable a partner. A disabled one gets no token and every token issued before the
+    disable answers 401 from the next request on, also after it is enabled again (its token
+    generation moves on); its proposals, deliveries and data stay as they are."""
+    step = 0 if enabled else 1
+    Partner.update(enabled=enabled, token_generation=Partner.token_generation + step, updated_at=now()).where(
+        Partner.id == partner.id
+    ).execute()
+    return Partner.get_by_id(partner.id)
+
+
+def partner_token(settings: Settings, code: str) -> dict:
+    """A token for the partner ``code`` through its current credential of this instance's
+    environment, without its secret (benchmarks and tests; partners use the token route)."""
+    credential = (
+        PartnerCredential.select(PartnerCredential, Partner)
+        .join(Partner)
+        .where(
+            Partner.code == code,
+            PartnerCredential.environment == settings.credential_environment,
+            PartnerCredential.revoked_at.is_null(),
+        )
+        .order_by(PartnerCredential.created_at.desc())
+        .first()
+    )
+    if credential is None:
+        raise LookupError(f"partner {code} has no current {settings.credential_environment} credential")
+    return issue_token(
+        settings,
+        origin=code,
+        client_id=credential.client_id,
+        credential_id=credential.id,
+        generation=credential.partner.token_generation,
     )
 
 

@@ -17,5 +17,8 @@ def sign(body: bytes, secret: str) -> str:
 
 
 def verify(body: bytes, header: str | None, secret: str) -> bool:
-    """Constant-time check; always False without a configured secret."""
-    return bool(secret) and bool(header) and hmac.compare_digest(sign(body, secret), header.strip())
+    """Constant-time check; always False without a configured secret or with a header that is not
+    ASCII (``compare_digest`` refuses to compare non-ASCII text: a TypeError, not an answer)."""
+    if not secret or not header or not header.isascii():
+        return False
+    return hmac.compare_digest(sign(body, secret), header.strip())

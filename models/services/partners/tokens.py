@@ -1,4 +1,12 @@
-"""Access tokens: HS256 JWTs that carry the partner's origin and the credential environment."""
+"""Access tokens: HS256 JWTs that carry the partner's origin, the credential that obtained them and
+the credential environment.
+
+The token names its credential (``cid``) and the partner's token generation (``gen``), so the bearer
+check can hold it against the partner's current credential and generation on every request
+(``accounts.token_holder``): a rotated secret or a disabled partner stops its tokens on the next
+request, not when they expire. ``jwt_leeway_seconds`` of clock
+skew between hosts is tolerated on ``exp``, ``nbf`` and ``iat``.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +27,8 @@ ALGORITHM = "HS256"
 class TokenClaims:
     origin: str
     client_id: str
+    credential_id: int
+    generation: int
     environment: str
     expires_at: int
 
@@ -31,12 +41,16 @@ def _key(settings: Settings) -> OctKey:
     return OctKey.import_key(settings.jwt_signing_key)
 
 
-def issue_token(settings: Settings, *, origin: str, client_id: str) -> dict:
+def issue_token(settings: Settings, *, origin: str, client_id: str, credential_id: int, generation: int) -> dict:
+    """The token response (RFC 6749 §5.1) for ``client_id``'s credential ``credential_id`` of
+    ``origin``, in the partner's token ``generation``."""
     issued = int(now().timestamp())
     ttl = int(settings.token_ttl_seconds)
     claims = {
         "iss": settings.jwt_issuer,
         "sub": client_id,
+        "cid": credential_id,
+        "gen": generation,
         "origin": origin,
         "env": settings.credential_environment,
         "iat": issued,
@@ -49,22 +63,35 @@ def issue_token(settings: Settings, *, origin: str, client_id: str) -> dict:
 
 
 def verify_token(settings: Settings, value: str) -> TokenClaims:
-    """Decode and check a bearer token; only HS256 is accepted (so ``alg=none`` never is)."""
+    """Decode and check a bearer token; only HS256 is accepted (so ``alg=none`` never is). Whether
+    the credential it names is still current is the caller's check (``accounts.token_holder``)."""
     try:
         token = jwt.decode(value, _key(settings), algorithms=[ALGORITHM])
         registry = jwt.JWTClaimsRegistry(
             now=int(now().timestamp()),
-            leeway=0,
+            leeway=settings.jwt_leeway_seconds,
             iss={"essential": True, "value": settings.jwt_issuer},
             env={"essential": True, "value": settings.credential_environment},
             exp={"essential": True},
             origin={"essential": True},
             sub={"essential": True},
+            cid={"essential": True},
+            gen={"essential": True},
         )
         registry.validate(token.claims)
     except (JoseError, ValueError, TypeError) as error:
         raise InvalidToken(str(error) or error.__class__.__name__) from None
     claims = token.claims
+    credential_id, generation, origin, client_id = claims["cid"], claims["gen"], claims["origin"], claims["sub"]
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in (credential_id, generation)):
+        raise InvalidToken("cid and gen must be integers")
+    if not isinstance(origin, str) or not isinstance(client_id, str):
+        raise InvalidToken("origin and sub must be strings")
     return TokenClaims(
-        origin=claims["origin"], client_id=claims["sub"], environment=claims["env"], expires_at=claims["exp"]
+        origin=origin,
+        client_id=client_id,
+        credential_id=credential_id,
+        generation=generation,
+        environment=claims["env"],
+        expires_at=claims["exp"],
     )

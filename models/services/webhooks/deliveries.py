@@ -16,7 +16,7 @@ from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import EndpointResponse, PartnerEndpoints
-from models.services.webhooks.urls import validate_partner_url
+from models.services.webhooks.urls import static_problem
 
 # Early arrivals within this margin of their due time are sent rather than re-delayed.
 DUE_TOLERANCE = timedelta(milliseconds=20)
@@ -66,8 +66,9 @@ def post(
     environment: str,
 ) -> EndpointResponse:
     """One attempt through ``partner_endpoints``, with the URL policy of ``environment`` enforced at
-    send time (HTTPS, no internal addresses)."""
-    problem = "no URL configured" if not url else validate_partner_url(url, environment=environment)
+    send time: HTTPS and no literal internal address here; the sender checks the address the host
+    resolves to, once, and connects to it (urls.py)."""
+    problem = "no URL configured" if not url else static_problem(url, environment=environment)
     if problem:
         return EndpointResponse(None, f"refused URL: {problem}", 0)
     return partner_endpoints.post(url, body, headers, timeout=timeout)

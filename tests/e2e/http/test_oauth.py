@@ -97,12 +97,26 @@ def test_malformed_authorization(client, header):
 
 
 def test_expired_token(client):
+    # A token issued at 10:00 expires at 11:00 (exp is the first instant it is refused); 30 s of
+    # clock skew between hosts are tolerated
     with freeze_time("2026-11-21T10:00:00Z"):
         token = _token(client)
-    with freeze_time("2026-11-21T10:59:59Z"):
+    with freeze_time("2026-11-21T11:00:29Z"):
         assert client.get(PROBE, headers={"Authorization": f"Bearer {token}"}).status_code == 404
-    with freeze_time("2026-11-21T11:00:01Z"):
+    with freeze_time("2026-11-21T11:00:30Z"):
         _assert_401(client.get(PROBE, headers={"Authorization": f"Bearer {token}"}))
+
+
+def test_a_token_from_a_host_whose_clock_runs_ahead(client):
+    # The issuing host is up to 30 s ahead of this one: its token is not yet valid here (nbf, iat)
+    with freeze_time("2026-11-21T10:00:30Z"):
+        token = _token(client)
+    with freeze_time("2026-11-21T10:00:00Z"):
+        assert client.get(PROBE, headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    with freeze_time("2026-11-21T10:00:31Z"):
+        ahead = _token(client)
+    with freeze_time("2026-11-21T10:00:00Z"):
+        _assert_401(client.get(PROBE, headers={"Authorization": f"Bearer {ahead}"}))
 
 
 def test_wrongly_signed_token(client):
@@ -127,11 +141,15 @@ def test_alg_none_token(client):
 
 
 def test_token_of_other_environment_is_refused(client, app):
+    from models.db.partners import PartnerCredential
     from models.services.partners.tokens import issue_token
     from models.settings import load_settings
 
     production = load_settings("test", overrides={"credential_environment": "production"})
-    token = issue_token(production, origin="PARTNER_A", client_id="sandbox-partner-a")["access_token"]
+    credential = PartnerCredential.get(PartnerCredential.client_id == "sandbox-partner-a")
+    token = issue_token(
+        production, origin="PARTNER_A", client_id="sandbox-partner-a", credential_id=credential.id, generation=0
+    )["access_token"]
     _assert_401(client.get(PROBE, headers={"Authorization": f"Bearer {token}"}))
 
 

@@ -4,11 +4,14 @@ from decimal import Decimal
 
 import pytest
 
-from models.settings import CONFIG_FILE, ENVIRONMENTS, SettingsError, load_settings
+from models.settings import CONFIG_FILE, ENVIRONMENTS, SettingsError, load_settings, require_broker
+
+# What staging and production must be given from the environment.
+SECRETS = {"JWT_SIGNING_KEY": "k" * 40, "ESIGNATURE_CALLBACK_SECRET": "e" * 32, "FUNDING_CALLBACK_SECRET": "f" * 32}
 
 
 def test_environment_section_overrides_default():
-    settings = load_settings("production", environ={"JWT_SIGNING_KEY": "k" * 32})
+    settings = load_settings("production", environ=SECRETS)
     assert settings.credential_environment == "production"
     assert settings.external_mode == "http"
     assert settings.base_path == "/v1"  # from [default]
@@ -69,7 +72,7 @@ def test_production_commits_no_secret():
 
 @pytest.mark.parametrize("environment", ENVIRONMENTS)
 def test_every_environment_loads_with_real_types(environment):
-    settings = load_settings(environment, environ={"JWT_SIGNING_KEY": "k" * 40})
+    settings = load_settings(environment, environ=SECRETS)
     assert isinstance(settings.credit.pricing.monthly_rate, Decimal)
     assert isinstance(settings.fraud.review_above_amount, Decimal)
     assert all(isinstance(offset, float) for offset in settings.webhooks.status_schedule_seconds)
@@ -153,8 +156,41 @@ def test_an_integer_is_accepted_where_a_number_is_expected():
 )
 def test_the_payroll_window_is_enforced_everywhere_but_the_sandbox(environment, enforced):
     # The sandbox lets partners walk the whole flow on any day of the month.
-    settings = load_settings(environment, environ={"JWT_SIGNING_KEY": "k" * 40})
+    settings = load_settings(environment, environ=SECRETS)
     assert settings.payroll_window.enforced is enforced
+
+
+@pytest.mark.parametrize("environment", ["staging", "production"])
+@pytest.mark.parametrize("variable", ["ESIGNATURE_CALLBACK_SECRET", "FUNDING_CALLBACK_SECRET"])
+def test_a_missing_callback_secret_stops_start_up_naming_it(environment, variable):
+    # Given staging or production without one provider's callback secret
+    environ = {name: value for name, value in SECRETS.items() if name != variable}
+    # Then loading stops with the variable's name, before any callback could answer 401
+    with pytest.raises(SettingsError, match=variable):
+        load_settings(environment, environ=environ)
+
+
+@pytest.mark.parametrize("environment", ["sandbox", "test"])
+def test_sandbox_and_test_run_without_callback_secrets_from_the_environment(environment):
+    assert load_settings(environment, environ={}).environment == environment
+
+
+def test_new_limits_have_their_documented_defaults():
+    settings = load_settings("sandbox", environ={})
+    assert (settings.jwt_leeway_seconds, settings.request_body_max_bytes) == (30, 1024 * 1024)
+
+
+@pytest.mark.parametrize("environment", ["sandbox", "staging", "production"])
+def test_the_api_and_the_pools_refuse_to_run_without_a_broker(environment):
+    # Given no AMQP_URL: each process would keep its own in-memory queue that nothing consumes
+    with pytest.raises(SettingsError, match="AMQP_URL must be set to run the pools"):
+        require_broker(load_settings(environment, environ=SECRETS), "the pools")
+    # With RabbitMQ configured they start
+    require_broker(load_settings(environment, environ={**SECRETS, "AMQP_URL": "amqp://h"}), "the pools")
+
+
+def test_the_test_suite_runs_the_api_and_actors_in_one_process():
+    require_broker(load_settings("test", environ={}), "the pools")
 
 
 def test_public_base_url_follows_the_port_served_on():

@@ -342,9 +342,13 @@ def test_decimal_amounts_leave_as_numbers(client, auth):
     assert client.get(URL, headers=auth()).get_json()["data"][0]["selected_offer"]["principal_amount"] == 1234.5
 
 
-def test_underscore_in_a_digits_filter_is_literal(client, auth):
+@pytest.mark.parametrize("value", ["1_3", "1%3", "\uff11\uff12\uff13", "12345678901234"])
+def test_a_digits_filter_takes_ascii_digits_only(client, auth, value):
+    # A LIKE wildcard, a fullwidth digit or more than 11 digits can match no CPF: refused, not searched
     f.proposal(cpf="12345678901")
-    assert ids(client.get(URL, query_string={"cpf": "1_3"}, headers=auth())) == []
+    response = client.get(URL, query_string={"cpf": value}, headers=auth())
+    assert response.status_code == 400
+    assert (response.get_json()["errorCode"], response.get_json()["details"]["field"]) == ("VALIDATION_ERROR", "cpf")
 
 
 def test_full_name_filter_is_case_insensitive(client, auth):

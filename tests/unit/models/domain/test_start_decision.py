@@ -40,30 +40,36 @@ def assert_block(decision, code, proposal_id=None, status=None):
     assert decision.status == status
 
 
+def seen(id_, status, origin):
+    """What a 409 may show the requesting origin (ME) of the blocking proposal: all of its own,
+    nothing of another origin's."""
+    return (id_, status) if origin == ME else (None, None)
+
+
 def test_no_history_creates():
     assert decide().action == CREATE
 
 
 def test_1_analysis_approved_awaits_disbursement_even_before_disbursement_failed():
     decision = decide(snap("f", S.DISBURSEMENT_FAILED), snap("a", S.ANALYSIS_APPROVED, OTHER), recontracting=True)
-    assert_block(decision, "PROPOSAL_AWAITING_DISBURSEMENT", "a", S.ANALYSIS_APPROVED)
+    assert_block(decision, "PROPOSAL_AWAITING_DISBURSEMENT")  # another origin's: no id, no status
 
 
 def test_2_disbursement_failed_finalized_before_other_blocks():
     decision = decide(snap("p", S.PENDING_ANALYSIS), snap("f", S.DISBURSEMENT_FAILED, OTHER), recontracting=True)
-    assert_block(decision, "PROPOSAL_FINALIZED", "f", S.DISBURSEMENT_FAILED)
+    assert_block(decision, "PROPOSAL_FINALIZED")
 
 
-def test_pending_fraud_analysis_blocks():
-    assert_block(
-        decide(snap("p", S.PENDING_ANALYSIS, OTHER)), "PROPOSAL_PENDING_FRAUD_ANALYSIS", "p", S.PENDING_ANALYSIS
-    )
+@pytest.mark.parametrize("origin", [ME, OTHER])
+def test_pending_fraud_analysis_blocks(origin):
+    decision = decide(snap("p", S.PENDING_ANALYSIS, origin))
+    assert_block(decision, "PROPOSAL_PENDING_FRAUD_ANALYSIS", *seen("p", S.PENDING_ANALYSIS, origin))
 
 
 @pytest.mark.parametrize("status", sorted(ASYNC_PROCESSING_STATUSES))
 @pytest.mark.parametrize("origin", [ME, OTHER])
 def test_async_processing_blocks_for_any_origin(status, origin):
-    assert_block(decide(snap("x", status, origin)), "PROPOSAL_PROCESSING_IN_PROGRESS", "x", status)
+    assert_block(decide(snap("x", status, origin)), "PROPOSAL_PROCESSING_IN_PROGRESS", *seen("x", status, origin))
 
 
 @pytest.mark.parametrize("status", sorted(CONTRACT_PENDING_SIGNATURE))
@@ -71,7 +77,7 @@ def test_async_processing_blocks_for_any_origin(status, origin):
 def test_a_generated_contract_awaiting_its_signature_exists(status, origin):
     # Spec, 409 codes of POST /proposals/start: "CONTRACT_EXISTS | contract already generated for
     # the CPF". Not yet signed, it holds no "valid digital signature": never CONTRACT_ACTIVE.
-    assert_block(decide(snap("c", status, origin), recontracting=True), "CONTRACT_EXISTS", "c", status)
+    assert_block(decide(snap("c", status, origin), recontracting=True), "CONTRACT_EXISTS", *seen("c", status, origin))
 
 
 def test_a_contract_the_watchdog_abandoned_is_no_contract():
@@ -87,7 +93,7 @@ def test_a_signed_unsettled_contract_is_contract_active_when_recontracting_is_on
     # Spec, 409 codes of POST /proposals/start: "CONTRACT_ACTIVE | active contract with valid
     # digital signature for the CPF" (holds_active_contract, as POST contract decides it).
     decision = decide(snap("old", S.EXPIRED), snap("s", status, origin), recontracting=True, overdue=10)
-    assert_block(decision, "CONTRACT_ACTIVE", "s", status)
+    assert_block(decision, "CONTRACT_ACTIVE", *seen("s", status, origin))
 
 
 def test_contract_active_is_the_family_post_contract_refuses_with():
@@ -116,10 +122,30 @@ def test_3_only_closed_history_creates(status):
     assert decide(snap("old", status)).action == CREATE
 
 
+@pytest.mark.parametrize("origin", [ME, OTHER])
 @pytest.mark.parametrize("status", [S.SIGNED, S.DISBURSED, S.ERROR])
-def test_4_recontracting_off_is_finalized_with_the_signed_proposal(status):
-    decision = decide(snap("old", S.EXPIRED), snap("signed", status, OTHER), recontracting=False, overdue=10)
-    assert_block(decision, "PROPOSAL_FINALIZED", "signed", status)
+def test_4_recontracting_off_is_finalized_with_the_signed_proposal(status, origin):
+    decision = decide(snap("old", S.EXPIRED), snap("signed", status, origin), recontracting=False, overdue=10)
+    assert_block(decision, "PROPOSAL_FINALIZED", *seen("signed", status, origin))
+
+
+@pytest.mark.parametrize(
+    "blocker,recontracting,code",
+    [
+        (snap("b", S.ANALYSIS_APPROVED, OTHER), False, "PROPOSAL_AWAITING_DISBURSEMENT"),
+        (snap("b", S.DISBURSEMENT_FAILED, OTHER), False, "PROPOSAL_FINALIZED"),
+        (snap("b", S.PENDING_ANALYSIS, OTHER), False, "PROPOSAL_PENDING_FRAUD_ANALYSIS"),
+        (snap("b", S.AWAITING_SIGNATURE, OTHER), False, "CONTRACT_EXISTS"),
+        (snap("b", S.CONTRACT_GENERATED, OTHER), False, "CONTRACT_EXISTS"),
+        (snap("b", S.DISBURSED, OTHER), False, "PROPOSAL_FINALIZED"),
+        (snap("b", S.SIGNED, OTHER), True, "CONTRACT_ACTIVE"),
+    ],
+)
+def test_another_origins_blocking_proposal_keeps_the_code_and_hides_its_id_and_status(blocker, recontracting, code):
+    # Given the CPF's blocking proposal belongs to another origin
+    decision = decide(blocker, recontracting=recontracting)
+    # Then the requesting origin learns why (the code), not that origin's proposal id or status
+    assert_block(decision, code, None, None)
 
 
 def test_5_delinquency_blocks_recontracting():

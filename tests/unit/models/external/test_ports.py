@@ -13,7 +13,10 @@ from models.external.payroll.sandbox import SandboxPayroll
 from models.external.ports import build_ports
 from models.settings import load_settings
 
-HTTP = load_settings("staging", environ={"JWT_SIGNING_KEY": "k" * 40})
+HTTP = load_settings(
+    "staging",
+    environ={"JWT_SIGNING_KEY": "k" * 40, "ESIGNATURE_CALLBACK_SECRET": "e" * 32, "FUNDING_CALLBACK_SECRET": "f" * 32},
+)
 SANDBOX = load_settings("sandbox", environ={})
 
 

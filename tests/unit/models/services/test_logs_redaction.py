@@ -81,3 +81,54 @@ def test_message_arguments_are_redacted_after_formatting():
 def test_redact_keeps_ids_and_statuses_readable():
     text = "proposal 3f2b8c1e-4d5a-4b6c-9d7e-1a2b3c4d5e6f moved to TOKEN_VALIDATED in 12 ms"
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "message, secret",
+    [
+        ("sms to +5511987654321 failed", "987654321"),
+        ("customer phone (11) 98765-4321 on file", "98765-4321"),
+        ("calling 11 98765-4321 now", "98765-4321"),
+        ("whatsapp +55 11 98765-4321", "98765-4321"),
+        ("raw 5511987654321 sent", "5511987654321"),
+    ],
+)
+def test_phone_numbers_in_free_text(message, secret):
+    line = _line(message)
+    assert secret not in line and "***PHONE***" in line
+
+
+def test_email_addresses_in_free_text():
+    line = _line("bounce from maria.silva+loans@example.com.br: mailbox full")
+    assert "maria.silva" not in line and "***EMAIL***" in line
+
+
+@pytest.mark.parametrize(
+    "message, name",
+    [
+        ("contract generated for MARIA DA SILVA today", "MARIA DA SILVA"),
+        ("signer Maria da Silva opened the page", "Maria da Silva"),
+        ("JOANA D'ÁVILA DOS SANTOS signed", "ÁVILA"),
+        ("José Conceição e Souza", "Conceição"),
+        ('payload {"full_name": "maria silva", "cpf": "x"}', "maria silva"),
+        ("full_name=joão souza&birth_date=1985-04-12", "joão souza"),
+    ],
+)
+def test_names_in_free_text_and_under_name_keys(message, name):
+    line = _line(message)
+    assert name not in line and "***NAME***" in line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ALERT auction webhook to https://x FAILED after 5 attempts",
+        "INSERT INTO proposal VALUES",
+        "POST /v1/proposals/<proposal_id>/contact 201",
+        "actor_name=credit_analysis queue_name=credit_analysis",
+        "signature t=1715435100 checked",
+        "Traceback (most recent call last)",
+    ],
+)
+def test_log_vocabulary_is_not_taken_for_personal_data(text):
+    assert redact(text) == text

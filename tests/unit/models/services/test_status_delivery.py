@@ -36,7 +36,7 @@ def test_production_refuses_to_send_to_a_loopback_url():
     )
     # Then nothing is sent and the attempt fails with the reason
     assert (response.status_code, response.ok, sender.requests) == (None, False, [])
-    assert response.error == "refused URL: resolves to a private or loopback address, which production never calls"
+    assert response.error == "refused URL: resolves to a private, loopback or otherwise non-public address"
 
 
 def test_production_refuses_plain_http():
@@ -68,3 +68,26 @@ def test_the_sandbox_sends_to_a_local_receiver_through_the_sender_it_is_given():
     )
     assert (response.status_code, response.ok) == (202, True)
     assert [(r.url, r.body, r.timeout) for r in sender.requests] == [("http://127.0.0.1:9100/hook", b"{}", 2.0)]
+
+
+def test_ops_cannot_set_a_url_whose_host_does_not_resolve_or_resolves_inside():
+    from models.services.webhooks.urls import validate_partner_url
+
+    def resolver(table):
+        def resolve(host, port):
+            if host not in table:
+                raise OSError("no such host")
+            return table[host]
+
+        return resolve
+
+    public = resolver({"hooks.partner.example": ["8.8.8.8"]})
+    inside = resolver({"hooks.partner.example": ["100.64.0.9"]})
+    url = "https://hooks.partner.example/hook"
+    assert validate_partner_url(url, environment="production", resolver=public) is None
+    assert validate_partner_url(url, environment="production", resolver=inside) == (
+        "resolves to a private, loopback or otherwise non-public address"
+    )
+    assert validate_partner_url(url, environment="production", resolver=resolver({})) == "does not resolve"
+    # The sandbox lets partners use their own machine
+    assert validate_partner_url("http://localhost:9100/hook", environment="sandbox", resolver=resolver({})) is None
