@@ -14,8 +14,8 @@ POOL ?=
 BENCH_ARGS ?=
 DEMO_ARGS ?=
 
-.PHONY: help install run api worker pools procfile cli lint test test-unit test-integration test-e2e test-openapi test-sqlite test-services \
-	bench bench-api demo clean
+.PHONY: help install run api worker pools procfile cli lint test test-unit test-integration test-e2e test-openapi test-sqlite \
+	test-services test-fault bench bench-api bench-fault demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -81,11 +81,18 @@ test-sqlite: $(STAMP) ## every layer in one run on SQLite + in-process broker
 test-services: $(STAMP) ## every layer in one run on PostgreSQL + RabbitMQ
 	TEST_BACKEND=services $(BIN)/python -m pytest -q
 
+# Its own layer, outside `make test`: it stops and starts servers (its own, never the shared ones).
+test-fault: $(STAMP) ## fault injection: 300 proposals, pools SIGKILLed, PostgreSQL and RabbitMQ down 60 s (~10 min)
+	$(BIN)/python -m pytest -q -s -p no:cacheprovider tests/fault
+
 bench: $(STAMP) ## full-flow benchmark vs a bare dramatiq floor (PostgreSQL + RabbitMQ): BENCH_ARGS="--n 1000"
 	$(BIN)/python -m bench.full_flow $(BENCH_ARGS)
 
 bench-api: $(STAMP) ## hot-route load test against a running API: BENCH_ARGS="--base-url http://127.0.0.1:8000"
 	$(BIN)/python -m bench.api_load $(BENCH_ARGS)
+
+bench-fault: $(STAMP) ## fault injection, larger: BENCH_ARGS="--n 1000 --outage 120"
+	$(BIN)/python -m bench.fault_run $(BENCH_ARGS)
 
 demo: $(STAMP) ## a partner's whole journey against `make run` (other terminal): DEMO_ARGS="--base-url ..."
 	$(BIN)/python -m bench.demo $(DEMO_ARGS)

@@ -45,6 +45,14 @@ class StepFailed(Exception):
         self.step = step
 
 
+class GaveUp(Exception):
+    """The journey cannot go on from here (a partner would stop and tell the customer)."""
+
+    def __init__(self, step: str, detail: str) -> None:
+        super().__init__(f"{step}: {detail}")
+        self.step = step
+
+
 def valid_cpf(rng: random.Random) -> str:
     """A random CPF with correct check digits."""
     digits = [rng.randint(0, 9) for _ in range(9)]
@@ -67,12 +75,15 @@ class PartnerClient:
         self.session = requests.Session()
         self._token: str | None = None
 
-    def token(self) -> str:
-        response = self.session.post(
+    def _token_response(self) -> requests.Response:
+        return self.session.post(
             self.root + "/oauth2/token",
             timeout=self.timeout,
             data={"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self.client_secret},
         )
+
+    def token(self) -> str:
+        response = self._token_response()
         if response.status_code != 200:
             raise StepFailed("token", response)
         self._token = response.json()["access_token"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, PartnerClient, RouteMissing, StepFailed
+from bench.client import ANALYSIS_BODY, BANK_ACCOUNT, GaveUp, PartnerClient, RouteMissing, StepFailed
 
 STEPS = (
     "start",
@@ -93,15 +93,34 @@ def _validate_token(c, state):
     return body.get("status", "TOKEN_VALIDATED")
 
 
+def _resend_token(c, state):
+    """A new code when the last one expired or was used up (409: cooldown, or no longer needed)."""
+    path = f"/proposals/{state['proposal_id']}/contact/resend-token"
+    _expect("resend_token", c.call("resend_token", "POST", path), 200, 409)
+    return "resent"
+
+
+def _analysis_settled(response):
+    # Still analysing: a 202 acknowledgement, unless it waits for an automatic payroll retry (the
+    # acknowledgement's proposal_status says so; its status is always CREDIT_ANALYSIS_IN_PROGRESS).
+    return response.status_code != 202 or response.json().get("proposal_status") == PAYROLL_RETRY
+
+
 def _credit_analysis(c, state):
     path = f"/proposals/{state['proposal_id']}/credit-analysis"
     response = c.call("credit_analysis", "POST", path, json=ANALYSIS_BODY)
+    return _take_offer(c, state, response)
 
-    def settled(r):  # still analysing: 202 and not waiting for an automatic payroll retry
-        return r.status_code != 202 or r.json().get("proposal_status") == PAYROLL_RETRY
 
-    if not settled(response):
-        response = c.poll("credit_analysis", path, settled, 120)
+def _analysis_result(c, state):
+    """The analysis already asked for (resuming): poll its result and keep the offer."""
+    return _take_offer(c, state, None)
+
+
+def _take_offer(c, state, response):
+    path = f"/proposals/{state['proposal_id']}/credit-analysis"
+    if response is None or not _analysis_settled(response):
+        response = c.poll("credit_analysis", path, _analysis_settled, 120)
     if response.status_code == 202 and response.json().get("proposal_status") == PAYROLL_RETRY:
         raise StepFailed("credit_analysis", response, MAINTENANCE_HINT)
     body = _expect("credit_analysis", response, 200, 201)
@@ -109,6 +128,16 @@ def _credit_analysis(c, state):
         raise StepFailed("credit_analysis", response, "no offer")
     state["offer"] = body["offer"]
     return f"{body['status']}, offer {body['offer']['principal_amount']} in {body['offer']['installments']}x"
+
+
+def _analysis_retry(c, state):
+    """CREDIT_ANALYSIS_FAILED: retry when the failure is retryable (as a partner would)."""
+    path = f"/proposals/{state['proposal_id']}/credit-analysis"
+    body = _expect("analysis_retry", c.call("analysis_retry", "GET", path), 200)
+    if not body.get("retryable"):
+        raise GaveUp("analysis_retry", f"CREDIT_ANALYSIS_FAILED, not retryable ({body.get('error_code')})")
+    _expect("analysis_retry", c.call("analysis_retry", "POST", path + "/retry/async"), 200, 202)
+    return "retry asked"
 
 
 def _simulate(c, state):
@@ -153,7 +182,17 @@ def _banking_data(c, state):
 def _contract(c, state):
     path = f"/proposals/{state['proposal_id']}/contract"
     response = c.call("contract", "POST", path, json={})
-    if response.status_code == 202:
+    return _take_signing_url(c, state, response)
+
+
+def _contract_result(c, state):
+    """The contract already asked for (resuming): poll it and keep the signing URL."""
+    return _take_signing_url(c, state, None)
+
+
+def _take_signing_url(c, state, response):
+    path = f"/proposals/{state['proposal_id']}/contract"
+    if response is None or response.status_code == 202:
         response = c.poll("contract", path, lambda r: r.status_code != 202, 180)
     body = _expect("contract", response, 200, 201)
     signature = body.get("digital_signature") or {}
@@ -205,6 +244,35 @@ ACTIONS = {
     "sign": _sign,
     "disbursed": _disbursed,
 }
+RESUME_ACTIONS = {
+    **ACTIONS,
+    "resend_token": _resend_token,
+    "analysis_result": _analysis_result,
+    "analysis_retry": _analysis_retry,
+    "contract_result": _contract_result,
+}
+# What a partner does next from each status (resume_steps). Statuses missing here are the
+# service's to move on (analysis, contract generation, everything after the signature) or final.
+_RESUME = {
+    None: ("start",),
+    "CREATED": ("contact",),
+    "TOKEN_SENT": ("sms_token", "validate_token"),
+    "TOKEN_VALIDATED": ("credit_analysis",),
+    "CREDIT_ANALYSIS_FAILED": ("analysis_retry",),
+    "CREDIT_CHECK_COMPLETED": ("analysis_result", "simulate", "pre_accept"),
+    "OFFERS_RECEIVED": ("analysis_result", "simulate", "pre_accept"),
+    "OFFER_SELECTED": ("analysis_result", "simulate", "pre_accept"),
+    "PRE_ACCEPTED": ("banking_data",),
+    "BANK_DATA_SUBMITTED": ("contract",),
+    "CONTRACT_GENERATED": ("contract_result", "sign"),
+    "AWAITING_SIGNATURE": ("contract_result", "sign"),
+}
+
+
+def resume_steps(status: str | None) -> tuple[str, ...]:
+    """The partner's next steps (names in RESUME_ACTIONS) from ``status`` (None: not started yet);
+    empty when the next move is the service's (or the proposal is final)."""
+    return _RESUME.get(status, ())
 
 
 def run_flow(client: PartnerClient, state: dict, on_step=None) -> dict[str, float]:

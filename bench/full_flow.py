@@ -25,7 +25,8 @@ from bench.services import BenchEnvironment
 from bench.stats import machine, ms, percentile
 
 
-def _states(n: int, seed: int) -> list[dict]:
+def customer_states(n: int, seed: int) -> list[dict]:
+    """``n`` customers with distinct valid CPFs, names, e-mails and phones (the flow's ``state``)."""
     rng, cpfs = random.Random(seed), set()
     while len(cpfs) < n:
         cpfs.add(valid_cpf(rng))
@@ -75,7 +76,7 @@ def _one(base_url: str, state: dict, poll: float) -> tuple[dict, str | None, str
 def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float) -> dict:
     env.start_api()
     env.start_pools()
-    states = _states(n, seed=int(time.time()) % 97)
+    states = customer_states(n, seed=int(time.time()) % 97)
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
         results = list(pool.map(lambda s: _one(env.base_url, s, poll), states))

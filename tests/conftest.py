@@ -5,6 +5,8 @@ Three layers, by folder (README, Tests):
   tests/unit/         pure code: no Flask app, broker or database (a guard in its conftest.py)
   tests/integration/  services, actors, the outbox relay, adapters: the database and the broker
   tests/e2e/          through the Flask app and its test client: routes, flows, CLI, OAuth
+and, outside the default paths, tests/fault/ (`make test-fault`): the production shape on servers
+of its own while they fail.
 The integration and e2e layers boot the service stack in their conftest.py (tests/support/stack.py).
 """
 
@@ -18,6 +20,8 @@ import pytest
 from tests import backends
 
 UNIT_DIR = Path(__file__).parent / "unit"
+# tests/fault runs servers of its own (bench/private_services.py), not the shared ones.
+FAULT_DIR = Path(__file__).parent / "fault"
 
 _TMP = tempfile.mkdtemp(prefix="loans-tests-")
 _MISSING = backends.services_missing()
@@ -33,7 +37,9 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    needing_services = [item for item in items if not item.path.is_relative_to(UNIT_DIR)]
+    needing_services = [
+        item for item in items if not item.path.is_relative_to(UNIT_DIR) and not item.path.is_relative_to(FAULT_DIR)
+    ]
     if not _MISSING or not needing_services:
         return
     message = (
