@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 import psycopg2
 
 from models.domain.cpf import with_check_digits
+from tests.builders import HAPPY_PATH
 
 FIRST = [
     "MARIA",
@@ -78,22 +79,7 @@ LAST = [
 ]
 DOMAINS = ["gmail.com", "hotmail.com", "outlook.com", "yahoo.com.br", "uol.com.br", "bol.com.br", "empresa.com.br"]
 BANKS = ["001", "033", "104", "237", "260", "341", "077", "336", "290", "323"]
-PATH = [
-    "CREATED",
-    "TOKEN_SENT",
-    "TOKEN_VALIDATED",
-    "CREDIT_ANALYSIS_IN_PROGRESS",
-    "CREDIT_CHECK_COMPLETED",
-    "OFFERS_RECEIVED",
-    "OFFER_SELECTED",
-    "PRE_ACCEPTED",
-    "BANK_DATA_SUBMITTED",
-    "CONTRACT_GENERATION_IN_PROGRESS",
-    "CONTRACT_GENERATED",
-    "AWAITING_SIGNATURE",
-    "SIGNED",
-    "DISBURSED",
-]
+PATH = list(HAPPY_PATH)
 # Final status -> (weight, index in PATH of the last step before it, or None when it is on the path).
 OUTCOMES = {
     "CREATED": (8, None),

@@ -32,6 +32,30 @@ from models.domain.loan.pricing import AnalysisResult, Pricing
 from models.services.credit.wire import plain
 
 # A Tuesday, 12:00 in São Paulo: a business day outside the payroll maintenance window.
+# The spec's happy path, CREATED to DISBURSED: the statuses of a proposal that went some way along it.
+HAPPY_PATH = (
+    "CREATED",
+    "TOKEN_SENT",
+    "TOKEN_VALIDATED",
+    "CREDIT_ANALYSIS_IN_PROGRESS",
+    "CREDIT_CHECK_COMPLETED",
+    "OFFERS_RECEIVED",
+    "OFFER_SELECTED",
+    "PRE_ACCEPTED",
+    "BANK_DATA_SUBMITTED",
+    "CONTRACT_GENERATION_IN_PROGRESS",
+    "CONTRACT_GENERATED",
+    "AWAITING_SIGNATURE",
+    "SIGNED",
+    "DISBURSED",
+)
+
+
+def path_to(status: str) -> tuple[str, ...]:
+    """The happy path's statuses after CREATED up to ``status``: the ``path`` of :func:`proposal`."""
+    return HAPPY_PATH[1 : HAPPY_PATH.index(status) + 1]
+
+
 BUSINESS_NOON = "2026-03-10T15:00:00Z"
 
 # --- read-side rows at T0 -----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from models.domain.clock import now as clock_now
 from models.domain.errors import BusinessRuleViolation
 from models.domain.loan.cet import cet
 from models.domain.loan.financing import FinancedAmounts, finance, gross_up
-from models.domain.loan.iof import rates_in_force
+from models.domain.loan.iof import IofRates, rates_in_force
 from models.domain.loan.price import annual_rate, present_value, price_installment
 from models.domain.loan.pricing import AnalysisResult, Pricing, amount_cap, max_term, rate_for
 from models.domain.loan.quote_solver import TermMath, term_math
@@ -47,35 +47,20 @@ class QuoteContext:
 
     def gross_up(self, net: Decimal, n: int) -> FinancedAmounts:
         """Financed amounts for a net amount over ``n`` months."""
-        return gross_up(
-            net,
-            self.rate,
-            n,
-            self.disbursement_date,
-            self.first_due_date,
-            rates_in_force(self.pricing.iof_rates, self.disbursement_date),
-            self.pricing.tac,
-            self.insurance_rate,
-        )
+        return gross_up(net, self.rate, n, *self._charges())
 
     def finance(self, financed: Decimal, n: int) -> FinancedAmounts:
         """Charges and net amount of a financed principal over ``n`` months."""
-        return finance(
-            financed,
-            self.rate,
-            n,
-            self.disbursement_date,
-            self.first_due_date,
-            rates_in_force(self.pricing.iof_rates, self.disbursement_date),
-            self.pricing.tac,
-            self.insurance_rate,
-        )
+        return finance(financed, self.rate, n, *self._charges())
 
     def term_math(self, n: int) -> TermMath:
         """Exact net amounts and largest installments over ``n`` months, for the searches."""
-        return term_math(
-            self.rate,
-            n,
+        return term_math(self.rate, n, *self._charges())
+
+    def _charges(self) -> tuple[date, date, IofRates, Decimal, Decimal]:
+        """The arguments after the rate and term that the loan math functions share, in their
+        order: the dates the IOF and the schedule run between, the IOF rates, TAC and premium rate."""
+        return (
             self.disbursement_date,
             self.first_due_date,
             rates_in_force(self.pricing.iof_rates, self.disbursement_date),

@@ -55,21 +55,7 @@ def test_detail_of_a_proposal_just_created(client, auth):
 def test_detail_of_a_disbursed_proposal(client, auth):
     # Given a proposal that went the whole way
     p = f.proposal(
-        path=(
-            "TOKEN_SENT",
-            "TOKEN_VALIDATED",
-            "CREDIT_ANALYSIS_IN_PROGRESS",
-            "CREDIT_CHECK_COMPLETED",
-            "OFFERS_RECEIVED",
-            "OFFER_SELECTED",
-            "PRE_ACCEPTED",
-            "BANK_DATA_SUBMITTED",
-            "CONTRACT_GENERATION_IN_PROGRESS",
-            "CONTRACT_GENERATED",
-            "AWAITING_SIGNATURE",
-            "SIGNED",
-            "DISBURSED",
-        ),
+        path=f.path_to("DISBURSED"),
         bank_code="341",
         bank_branch="0001",
         bank_account="99887766",

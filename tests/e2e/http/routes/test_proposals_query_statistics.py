@@ -6,24 +6,8 @@ from decimal import Decimal
 from tests import builders as f
 
 URL = "/v1/proposals/statistics"
-TO_OFFERS = (
-    "TOKEN_SENT",
-    "TOKEN_VALIDATED",
-    "CREDIT_ANALYSIS_IN_PROGRESS",
-    "CREDIT_CHECK_COMPLETED",
-    "OFFERS_RECEIVED",
-)
-TO_DISBURSED = (
-    *TO_OFFERS,
-    "OFFER_SELECTED",
-    "PRE_ACCEPTED",
-    "BANK_DATA_SUBMITTED",
-    "CONTRACT_GENERATION_IN_PROGRESS",
-    "CONTRACT_GENERATED",
-    "AWAITING_SIGNATURE",
-    "SIGNED",
-    "DISBURSED",
-)
+TO_OFFERS = f.path_to("OFFERS_RECEIVED")
+TO_DISBURSED = f.path_to("DISBURSED")
 
 
 def funnel(body):

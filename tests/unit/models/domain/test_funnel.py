@@ -2,23 +2,7 @@
 
 from models.domain.funnel import FUNNEL_STEPS, funnel_step
 from models.domain.statuses import Status
-
-HAPPY_PATH = [
-    "CREATED",
-    "TOKEN_SENT",
-    "TOKEN_VALIDATED",
-    "CREDIT_ANALYSIS_IN_PROGRESS",
-    "CREDIT_CHECK_COMPLETED",
-    "OFFERS_RECEIVED",
-    "OFFER_SELECTED",
-    "PRE_ACCEPTED",
-    "BANK_DATA_SUBMITTED",
-    "CONTRACT_GENERATION_IN_PROGRESS",
-    "CONTRACT_GENERATED",
-    "AWAITING_SIGNATURE",
-    "SIGNED",
-    "DISBURSED",
-]
+from tests.builders import HAPPY_PATH
 
 
 def test_every_status_but_expired_has_a_step():
