@@ -1,7 +1,9 @@
-"""Helper for ops commands that queue work from their own short-lived process."""
+"""Ops commands queue work from their own short-lived process."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from contextlib import contextmanager
 
 from models import runtime
@@ -11,14 +13,24 @@ from models.services.platform import unit_of_work
 @contextmanager
 def leave_for_sweeper():
     """With the in-process broker a CLI process has no worker: publishing there would lose the
-    message when the command exits. Leave the outbox rows for the running service's sweeper."""
+    message when the command exits. Leave the outbox rows for the running service's sweeper.
+    With RabbitMQ, publish at once as everywhere else."""
     if runtime.current().settings.uses_rabbitmq:
         yield
         return
-    unit_of_work.set_after_commit_publisher(None)
+    previous = unit_of_work.swap_after_commit_publisher(None)
     try:
         yield
     finally:
-        from rabbitmq.outbox_relay import relay_due
+        unit_of_work.swap_after_commit_publisher(previous)
 
-        unit_of_work.set_after_commit_publisher(lambda ids: relay_due(ids=ids))
+
+def leaving_for_sweeper(callback: Callable) -> Callable:
+    """``callback`` run inside :func:`leave_for_sweeper` (every ops command is: commands.install)."""
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        with leave_for_sweeper():
+            return callback(*args, **kwargs)
+
+    return run

@@ -18,8 +18,6 @@ from models.external.auctions.sandbox import make_offer
 from models.services.webhooks.auction_delivery import ingest, recent_auctions
 from models.services.webhooks.deliveries import deliveries_of
 
-from ._outbox import leave_for_sweeper
-
 group = AppGroup("auctions", help="Auction proposals and their delivery to partners.")
 
 
@@ -37,8 +35,7 @@ def inject(document, name, balance, installments, external_id):
         amount = Decimal(balance)
     except InvalidOperation:
         raise click.ClickException("--balance must be a decimal number such as 1500.00") from None
-    with leave_for_sweeper():
-        auction = ingest(make_offer(document, name, amount, installments, external_id=external_id))
+    auction = ingest(make_offer(document, name, amount, installments, external_id=external_id))
     _report(auction)
 
 
@@ -49,9 +46,8 @@ def poll():
         offers = runtime.current().ports.auction_source.fetch_new()
     except AuctionSourceError as error:
         raise click.ClickException(str(error)) from error
-    with leave_for_sweeper():
-        for offer in offers:
-            _report(ingest(offer))
+    for offer in offers:
+        _report(ingest(offer))
     click.echo(f"{len(offers)} auction proposals read")
 
 

@@ -10,8 +10,6 @@ from flask.cli import AppGroup
 from models.services.webhooks import deliveries as service
 from models.services.webhooks.delivery_replay import ReplayRefused, replay, replay_failed
 
-from ._outbox import leave_for_sweeper
-
 group = AppGroup("deliveries", help="Webhook deliveries (status and auction): log, failures, replay.")
 
 
@@ -82,8 +80,7 @@ def replay_command(delivery_id, partner, all_failed):
     if all_failed:
         if not partner or delivery_id:
             raise click.UsageError("use either DELIVERY_ID or --partner X --all-failed")
-        with leave_for_sweeper():
-            replayed = replay_failed(partner)
+        replayed = replay_failed(partner)
         for delivery in replayed:
             click.echo(f"replaying {delivery.id} ({delivery.kind})")
         click.echo(f"{len(replayed)} deliveries queued again")
@@ -91,8 +88,7 @@ def replay_command(delivery_id, partner, all_failed):
     if not delivery_id:
         raise click.UsageError("give a DELIVERY_ID, or --partner X --all-failed")
     try:
-        with leave_for_sweeper():
-            delivery = replay(delivery_id)
+        delivery = replay(delivery_id)
     except ReplayRefused as error:
         raise click.ClickException(str(error)) from error
     click.echo(f"replaying {delivery.id} ({delivery.kind})")

@@ -33,8 +33,16 @@ _after_commit_notifier: Callable[[list[str]], None] | None = None
 
 
 def set_after_commit_publisher(publisher: Callable[[list[str]], None] | None) -> None:
+    swap_after_commit_publisher(publisher)
+
+
+def swap_after_commit_publisher(
+    publisher: Callable[[list[str]], None] | None,
+) -> Callable[[list[str]], None] | None:
+    """Install ``publisher`` and return the one it replaces (to put it back afterwards)."""
     global _after_commit_publisher
-    _after_commit_publisher = publisher
+    previous, _after_commit_publisher = _after_commit_publisher, publisher
+    return previous
 
 
 def set_after_commit_notifier(notifier: Callable[[list[str]], None] | None) -> None:
