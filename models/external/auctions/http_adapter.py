@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import logging
 
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from models.external.auctions.feed import read_feed
 from models.external.auctions.port import AuctionOffer, AuctionSource, AuctionSourceError
+
+log = logging.getLogger(__name__)
 
 
 class HttpAuctionSource(AuctionSource):
@@ -32,17 +35,9 @@ class HttpAuctionSource(AuctionSource):
         if response.status_code != 200:
             raise AuctionSourceError(f"payroll system answered {response.status_code}", retryable=False)
         try:
-            return [_offer(item) for item in response.json()]
-        except (ValueError, KeyError, TypeError, InvalidOperation) as error:
+            feed = read_feed(response.json())
+        except ValueError as error:  # not JSON, or not a list
             raise AuctionSourceError(f"unreadable auction feed: {error}", retryable=False) from error
-
-
-def _offer(item: dict) -> AuctionOffer:
-    return AuctionOffer(
-        external_id=str(item["id"]),
-        document=str(item["document"]),
-        name=str(item["name"]),
-        available_balance=Decimal(str(item["available_balance"])),
-        installment_quantity=int(item["installment_quantity"]),
-        eligible=bool(item.get("eligible", True)),
-    )
+        for line in feed.left_out:
+            log.warning("auction feed item left out: %s", line)
+        return feed.offers

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 from marshmallow import ValidationError
 
+from models.domain import person_name
 from schemas import edge
 from schemas.callbacks import ESignatureEvent, FundingEvent
 from schemas.credit import ContactRequest, StartRequest, ValidateTokenRequest
@@ -69,14 +70,14 @@ def test_no_documented_name_is_longer_once_normalised_and_upper_cased():
     # Every letter the pattern admits, around every accent or joiner, and decomposed letters with up
     # to two accents (NFC composes and reorders them) keep or shorten their length through
     # normalisation and upper-casing: the 200 characters sent bound the stored column.
-    pattern = re.compile(edge.NAME_PATTERN)
+    pattern = re.compile(person_name.NAME_PATTERN)
     letters = [chr(code) for code in range(0x2000) if pattern.fullmatch(chr(code) * 2)]
     inner = [chr(code) for code in range(0x3100) if pattern.fullmatch(f"a{chr(code)}a") and chr(code) not in letters]
     assert len(letters) > 600 and len(inner) > 100
     sent = [f"{letter}{mark}{letter}" for letter in letters for mark in ["", *inner]]
     sent += [f"{base}{first}{second}a" for base in "aAhHjJtTwWyYuU" for first in inner for second in inner]
     for name in filter(pattern.fullmatch, sent):
-        assert len(edge.normalise_name(name).upper()) <= len(name), ascii(name)
+        assert len(person_name.normalise_name(name).upper()) <= len(name), ascii(name)
 
 
 # --- digits -----------------------------------------------------------------------------------

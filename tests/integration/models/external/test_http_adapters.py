@@ -204,3 +204,31 @@ def test_client_logs_a_retried_failure_as_a_warning(simulator, http_client, capl
         ("WARNING", f"test POST {simulator.url.removeprefix('http://')}/x -> 503"),
         ("INFO", f"test POST {simulator.url.removeprefix('http://')}/x -> 200"),
     ]
+
+
+def test_auction_feed_leaves_out_a_bad_item_and_reads_the_rest(simulator, caplog):
+    from models.external.auctions.http_adapter import HttpAuctionSource
+
+    good = {
+        "id": "a1",
+        "document": "12345678909",
+        "name": "Maria Silva",
+        "available_balance": 900,
+        "installment_quantity": 12,
+    }
+    simulator.script = [(200, [good, {**good, "id": "a2", "name": "\u0007bell"}, {**good, "id": "a3"}])]
+    with caplog.at_level(logging.WARNING):
+        offers = HttpAuctionSource(simulator.url).fetch_new()
+    assert [offer.external_id for offer in offers] == ["a1", "a3"]
+    assert simulator.requests[0]["method"] == "GET" and simulator.requests[0]["path"] == "/auction-proposals"
+    assert "item 1 (id a2): name is not" in caplog.text
+
+
+def test_an_auction_feed_that_is_not_a_list_is_unreadable_and_not_retryable(simulator):
+    from models.external.auctions.http_adapter import HttpAuctionSource
+    from models.external.auctions.port import AuctionSourceError
+
+    simulator.script = [(200, {"items": []})]
+    with pytest.raises(AuctionSourceError) as raised:
+        HttpAuctionSource(simulator.url).fetch_new()
+    assert raised.value.retryable is False and "not a JSON list" in str(raised.value)
