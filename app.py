@@ -195,6 +195,13 @@ def create_app(settings: Settings | None = None):
     return app
 
 
+def stop_wakeup_listener() -> None:
+    """Stop this process's wake-up listener, if it runs (tests, before dropping their database)."""
+    listener = _booted.pop("listener", None)
+    if listener is not None:
+        listener.stop()  # type: ignore[attr-defined]
+
+
 def _postgres_dsn(url: str) -> str:
     return url.replace("postgresql+pool://", "postgresql://").replace("postgres+pool://", "postgresql://")
 

@@ -53,8 +53,10 @@ def _stop_worker() -> None:
 def _shutdown() -> None:
     _stop_worker()
     if _stack.pop("app", None) is not None and backends.BACKEND == "services":
+        import app as composition_root
         from models.db.database import db
 
+        composition_root.stop_wakeup_listener()  # else it reconnects, and logs, once the database is dropped
         db.close()
         backends.drop_postgres_database()
 

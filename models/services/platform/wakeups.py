@@ -69,6 +69,11 @@ class PostgresListener(threading.Thread):
         self.dsn = dsn
         self.stopping = threading.Event()
 
+    def stop(self, timeout: float = 3.0) -> None:
+        """Stop listening (before the database goes away, so the thread does not reconnect)."""
+        self.stopping.set()
+        self.join(timeout)
+
     def run(self) -> None:
         import psycopg2
 
