@@ -20,20 +20,16 @@ from decimal import Decimal
 from bench.stats import machine, percentile
 from models.domain import calendar
 from models.domain.loan.offers import build_offers
-from models.domain.loan.pricing import AnalysisResult, Pricing
+from models.domain.loan.pricing import AnalysisResult
 from models.services.contract import pdf
 from models.services.contract.terms import compose_terms
+from models.services.credit.products import pricing
 from models.services.credit.wire import plain
+from models.settings import load_settings
 
 D = Decimal
-PRICING = Pricing(
-    monthly_rate=D("0.0199"),
-    tac=D("0.00"),
-    insurance_rate=D("0.035"),
-    min_amount=D("300.00"),
-    max_amount=D("150000.00"),
-    min_installment_amount=D("30.00"),
-)
+# The product as configured (config.toml, [default.credit.pricing]).
+PRICING = pricing(load_settings().credit.pricing)
 CCB = {
     "creditor_name": "FINANCEIRA EXEMPLO SOCIEDADE DE CRÉDITO DIRETO S.A. (DADOS DE EXEMPLO)",
     "creditor_cnpj": "00000000000000",

@@ -24,18 +24,14 @@ from decimal import Decimal
 
 from models.domain.errors import DomainError
 from models.domain.loan.offers import build_offers, credit_limits
-from models.domain.loan.pricing import AnalysisResult, Pricing
+from models.domain.loan.pricing import AnalysisResult
 from models.domain.loan.simulation import simulate_by_installments, simulate_by_loan_amount
+from models.services.credit.products import pricing
+from models.settings import load_settings
 
 D = Decimal
-PRICING = Pricing(
-    monthly_rate=D("0.0199"),
-    tac=D("0.00"),
-    insurance_rate=D("0.035"),
-    min_amount=D("300.00"),
-    max_amount=D("150000.00"),
-    min_installment_amount=D("30.00"),
-)
+# The product as configured (config.toml, [default.credit.pricing]).
+PRICING = pricing(load_settings().credit.pricing)
 
 
 def _inputs(count: int, seed: int) -> list[tuple[AnalysisResult, datetime]]:

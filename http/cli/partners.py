@@ -51,6 +51,19 @@ def _describe(partner, *, with_secret: bool = False) -> dict:
     return body
 
 
+def _echo_new_secret(code: str, credential) -> None:
+    """A client secret is shown once, when it is made (create, rotate-secret)."""
+    _echo(
+        {
+            "code": code,
+            "client_id": credential.client_id,
+            "client_secret": credential.client_secret,
+            "environment": credential.environment,
+            "note": "store the secret now; it is not shown again",
+        }
+    )
+
+
 def _echo(data) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
@@ -81,15 +94,7 @@ def create(code, name, environment, insurance, recontracting):
         insurance_enabled=insurance,
         recontracting_enabled=recontracting,
     )
-    _echo(
-        {
-            "code": code,
-            "client_id": credential.client_id,
-            "client_secret": credential.client_secret,
-            "environment": credential.environment,
-            "note": "store the secret now; it is not shown again",
-        }
-    )
+    _echo_new_secret(code, credential)
 
 
 @group.command("list")
@@ -182,15 +187,7 @@ def rotate_secret(code, environment, webhook_signing):
         _echo({"code": code, "webhook_signing_secret": partner.webhook_signing_secret})
         return
     credential = service.rotate_secret(partner, environment or runtime.current().settings.credential_environment)
-    _echo(
-        {
-            "code": code,
-            "client_id": credential.client_id,
-            "client_secret": credential.client_secret,
-            "environment": credential.environment,
-            "note": "store the secret now; it is not shown again",
-        }
-    )
+    _echo_new_secret(code, credential)
 
 
 @group.command("disable")
