@@ -235,6 +235,14 @@ PRICING = Pricing(
     min_installment_amount=Decimal("50.00"),
 )
 DEFAULT_CPF = "12345678909"
+# A traditional account as a partner sends it (banking-data), of the sandbox's own holder.
+BANK_ACCOUNT = {
+    "bank_code": "341",
+    "bank_branch": "1234",
+    "bank_account": "567890",
+    "bank_account_digit": "1",
+    "account_type": "checking",
+}
 PHONE = "+5511987654321"
 
 
@@ -305,10 +313,16 @@ def pre_accepted_proposal(
         finished_at=created,
     )
     payload = offer_payload(proposal.id, margin, installments, pricing)
+    select_offer(proposal.id, payload, analysis_id=analysis.id)
+    return Proposal.get_by_id(proposal.id)
+
+
+def select_offer(proposal_id: str, payload: dict, *, analysis_id: str | None = None) -> Offer:
+    """Store an offer from its wire ``payload`` (valid 7 days) and make it the selected one."""
     offer = Offer.create(
         id=payload["id"],
-        proposal=proposal.id,
-        analysis=analysis.id,
+        proposal=proposal_id,
+        analysis=analysis_id,
         source="analysis",
         kind=payload["kind"],
         principal_amount=payload["principal_amount"],
@@ -318,8 +332,8 @@ def pre_accepted_proposal(
         expires_at=now() + timedelta(days=7),
         payload=payload,
     )
-    Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
-    return Proposal.get_by_id(proposal.id)
+    Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal_id).execute()
+    return offer
 
 
 def analysis_in_progress(cpf: str = "52998224725") -> CreditAnalysis:
@@ -361,13 +375,18 @@ def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
     """A DISBURSED proposal with its ISSUED contract, written directly."""
     proposal = with_bank_account(pre_accepted_proposal())
     Proposal.update(status="DISBURSED").where(Proposal.id == proposal.id).execute()
+    contract_for(proposal, issuer_application_id, status="ISSUED")
+    return Proposal.get_by_id(proposal.id)
+
+
+def contract_for(proposal: Proposal, issuer_application_id: str | None = None, **fields) -> Contract:
+    """A contract on the proposal's (first) offer, written directly."""
     offer = proposal.offers.get()
-    Contract.create(
+    return Contract.create(
         proposal=proposal.id,
         offer_id=offer.id,
         origin=proposal.origin,
         cpf=proposal.cpf,
-        status="ISSUED",
         principal_amount=offer.principal_amount,
         total_amount=offer.payload["total_amount"],
         installment_amount=offer.installment_amount,
@@ -376,8 +395,8 @@ def disbursed_proposal(issuer_application_id: str | None = None) -> Proposal:
         first_due_date=offer.payload["first_due_date"],
         final_due_date=offer.payload["final_due_date"],
         issuer_application_id=issuer_application_id,
+        **fields,
     )
-    return Proposal.get_by_id(proposal.id)
 
 
 def recorded_proposal(

@@ -1,18 +1,12 @@
 """Through the real routes: the request id reaches the actors each request causes, and no CPF,
 SMS code, token, secret or account number appears in any log line of the journey."""
 
-from tests.builders import pre_accepted_proposal
+from tests.builders import BANK_ACCOUNT, pre_accepted_proposal
 from tests.support.log_capture import captured_logs
 
 CPF = "52998224725"
 PHONE = "+5511976543210"
-ACCOUNT = {
-    "bank_code": "341",
-    "bank_branch": "1234",
-    "bank_account": "567890",
-    "bank_account_digit": "1",
-    "account_type": "checking",
-}
+ACCOUNT = BANK_ACCOUNT
 
 
 def _start_and_contact(client, auth, drain):

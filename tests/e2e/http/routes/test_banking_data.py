@@ -12,15 +12,9 @@ from models.db.banking import BankDataSubmission
 from models.db.proposals import Proposal
 from models.external.account_ownership import CONFIRMED, AccountOwnership
 from models.external.account_ownership.sandbox import SandboxAccountOwnership
-from tests.builders import DEFAULT_CPF, pre_accepted_proposal
+from tests.builders import BANK_ACCOUNT, DEFAULT_CPF, pre_accepted_proposal
 
-ACCOUNT = {
-    "bank_code": "341",
-    "bank_branch": "1234",
-    "bank_account": "567890",
-    "bank_account_digit": "1",
-    "account_type": "checking",
-}
+ACCOUNT = BANK_ACCOUNT
 
 
 @pytest.fixture

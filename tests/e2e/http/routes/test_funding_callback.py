@@ -7,7 +7,7 @@ import pytest
 from models import runtime
 from models.db.proposals import Proposal, StatusChange
 from models.services.partners import callback_auth
-from tests.builders import disbursed_proposal, pre_accepted_proposal
+from tests.builders import contract_for, disbursed_proposal, pre_accepted_proposal
 
 URL = "/callbacks/funding"
 
@@ -63,24 +63,8 @@ def test_unknown_contract_is_404(client):
 
 
 def test_withdrawal_before_disbursement_is_a_409(client):
-    from models.db.contracts import Contract
-
     proposal = pre_accepted_proposal(status="AWAITING_SIGNATURE")
-    offer = proposal.offers.get()
-    Contract.create(
-        proposal=proposal.id,
-        offer_id=offer.id,
-        origin=proposal.origin,
-        cpf=proposal.cpf,
-        principal_amount=offer.principal_amount,
-        total_amount=offer.payload["total_amount"],
-        installment_amount=offer.installment_amount,
-        installments=offer.installments,
-        interest_rate=offer.interest_rate,
-        first_due_date=offer.payload["first_due_date"],
-        final_due_date=offer.payload["final_due_date"],
-        issuer_application_id="CCB-0004",
-    )
+    contract_for(proposal, "CCB-0004")
     response = _post(client, {"event": "WITHDRAWAL", "issuer_application_id": "CCB-0004"})
     assert response.status_code == 409 and response.get_json()["details"] == {"currentStatus": "AWAITING_SIGNATURE"}
     assert Proposal.get_by_id(proposal.id).status == "AWAITING_SIGNATURE"

@@ -4,7 +4,7 @@ origin's proposal, body for body, and changes nothing in the other origin's prop
 import pytest
 
 from models.db.proposals import Proposal
-from tests.builders import pre_accepted_proposal
+from tests.builders import BANK_ACCOUNT, pre_accepted_proposal
 
 UNKNOWN_ID = "0f8fad5b-d9cb-469f-a165-70867728950e"
 CONSENT = {
@@ -13,13 +13,7 @@ CONSENT = {
     "document_text": "I authorise the payroll margin query and the credit analysis.",
     "channel": "web",
 }
-ACCOUNT = {
-    "bank_code": "341",
-    "bank_branch": "1234",
-    "bank_account": "567890",
-    "bank_account_digit": "1",
-    "account_type": "checking",
-}
+ACCOUNT = BANK_ACCOUNT
 ROUTES = [
     ("get", "", None),
     ("get", "/analysis-data", None),

@@ -28,7 +28,7 @@ from models.services.contract import terms as contract_terms
 from models.services.contract.pdf_layout import Layout, encode
 from models.services.platform import unit_of_work
 from models.settings import load_settings
-from tests.builders import offer_payload, pre_accepted_proposal, with_bank_account
+from tests.builders import offer_payload, pre_accepted_proposal, select_offer, with_bank_account
 from tests.support.pdf_text import metadata, page_strings
 
 D = Decimal
@@ -89,19 +89,7 @@ def make_terms(
     proposal = with_bank_account(pre_accepted_proposal(full_name=full_name, margin="900.00"))
     if installments != 48:
         payload = offer_payload(proposal.id, "900.00", installments)
-        Offer.create(
-            id=payload["id"],
-            proposal=proposal.id,
-            source="analysis",
-            kind=payload["kind"],
-            principal_amount=payload["principal_amount"],
-            installments=payload["installments"],
-            installment_amount=payload["installment_amount"],
-            interest_rate=payload["interest_rate"],
-            expires_at=now() + timedelta(days=7),
-            payload=payload,
-        )
-        Proposal.update(selected_offer_id=payload["id"]).where(Proposal.id == proposal.id).execute()
+        select_offer(proposal.id, payload)
     if pix:
         Proposal.update(
             pix_key=PIX_KEY,
