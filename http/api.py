@@ -11,14 +11,14 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from models import runtime
 from models.domain.errors import DomainError
+from models.services.platform.unavailable import ERROR_CODE as UNAVAILABLE_CODE
+from models.services.platform.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from models.services.platform.unavailable import is_unavailable
 from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
 from .guards import PAYLOAD_TOO_LARGE, request_too_large_message
 from .links import links_of
-from .unavailable import ERROR_CODE as UNAVAILABLE_CODE
-from .unavailable import MESSAGE as UNAVAILABLE_MESSAGE
-from .unavailable import is_unavailable
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ answer and the error codes behind each one.
 statuses plus the ones every authenticated route shares (401, 403 is per route), 500, and the
 request guard's answers on every route (``httpapi.guards``): 400 for a control character in the
 path or query string or a JSON body it refuses, 413 for a body over the size limit, and 503 with
-``Retry-After`` when the database or the broker is away during the request (``httpapi.unavailable``).
+``Retry-After`` when the database or the broker is away during the request (``models/services/platform/unavailable.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ TOO_LARGE = (
     "Content-Length before it is read, or cut while read"
 )
 
-# Any route can meet a dependency that is away (httpapi.unavailable); every 503 carries Retry-After.
+# Any route can meet a dependency that is away (models/services/platform/unavailable.py); every 503 carries Retry-After.
 UNAVAILABLE = (
     "SERVICE_UNAVAILABLE: the database or the message broker is unreachable for now and the request "
     "may not have been completed; retry after the seconds in Retry-After"

@@ -1,6 +1,6 @@
 """The database away during a request: 503 with the spec's error body and Retry-After on every kind
 of route (a GET, a POST, the token route, a provider callback), never a 500 and never the driver's
-text; and the next request after it is back is served (httpapi.unavailable, models/db/database.py).
+text; and the next request after it is back is served (models/services/platform/unavailable.py, models/db/database.py).
 
 The shared PostgreSQL is never stopped: the runtime database is swapped for an unreachable one (a
 closed port on 127.0.0.1, or a SQLite file in a folder that does not exist) and put back after."""
@@ -188,7 +188,7 @@ def test_an_exhausted_connection_pool_is_503(client, auth, postgres):
     ],
 )
 def test_which_errors_mean_a_dependency_is_away(error, unavailable):
-    from httpapi.unavailable import is_unavailable
+    from models.services.platform.unavailable import is_unavailable
 
     assert is_unavailable(error) is unavailable
 
@@ -205,7 +205,7 @@ def test_which_errors_mean_a_dependency_is_away(error, unavailable):
 def test_sqlite_errors_count_only_when_the_file_cannot_be_used_now(message, unavailable):
     import sqlite3
 
-    from httpapi.unavailable import is_unavailable
+    from models.services.platform.unavailable import is_unavailable
 
     assert is_unavailable(peewee.OperationalError(sqlite3.OperationalError(message))) is unavailable
 
@@ -215,7 +215,7 @@ def test_broker_and_pool_errors_count():
     import pika.exceptions
     from playhouse.pool import MaxConnectionsExceeded
 
-    from httpapi.unavailable import is_unavailable
+    from models.services.platform.unavailable import is_unavailable
 
     assert is_unavailable(dramatiq.errors.BrokerConnectionError("broker away"))
     assert is_unavailable(pika.exceptions.AMQPConnectionError("refused"))
@@ -223,7 +223,7 @@ def test_broker_and_pool_errors_count():
 
 
 def test_an_error_raised_while_handling_a_lost_connection_counts():
-    from httpapi.unavailable import is_unavailable
+    from models.services.platform.unavailable import is_unavailable
 
     try:
         try:

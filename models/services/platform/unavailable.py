@@ -1,12 +1,13 @@
 """A dependency away during a request (the database, the broker) is a 503 the caller retries, not a 500.
 
-The error handler (``httpapi.api``) asks :func:`is_unavailable` about every unexpected exception.
+The API's error handler (``http/api.py``) asks :func:`is_unavailable` about every unexpected exception.
 Errors that say the dependency cannot be reached or cannot take the request now count; errors
 that say the request or the code is wrong (a syntax error, a missing table, a constraint) do not,
 so they stay 500s and are logged with their traceback.
 
 Every 503 carries ``Retry-After`` (setting ``unavailable_retry_after_seconds``): the partner's
-guide says to retry 5xx with backoff, and the header tells it when.
+guide says to retry 5xx with backoff, and the header tells it when. (The classification lives
+here, beside the database, because only services may know peewee and the drivers.)
 """
 
 from __future__ import annotations
