@@ -11,6 +11,9 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from models import runtime
 from models.domain.errors import DomainError
+from models.services.platform.unavailable import ERROR_CODE as UNAVAILABLE_CODE
+from models.services.platform.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from models.services.platform.unavailable import is_unavailable
 from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
@@ -158,8 +161,27 @@ def register_error_handlers(app: Flask) -> None:
     def _unexpected(error: Exception):
         if isinstance(error, HTTPException):
             return error_response(error.code or 500, error.description or "")
+        if is_unavailable(error):
+            # Expected while a dependency is away: one line, no traceback, and the driver's text
+            # (host names, SQL) stays in the log, never in the answer.
+            log.warning(
+                "dependency unavailable on %s %s: %s: %s",
+                request.method,
+                request.path,
+                error.__class__.__name__,
+                str(error).splitlines()[0] if str(error) else "",
+            )
+            return error_response(503, UNAVAILABLE_MESSAGE, error_code=UNAVAILABLE_CODE)
         log.exception("unhandled error on %s %s", request.method, request.path)
         return error_response(500, "Internal error; the request was not completed")
+
+    @app.after_request
+    def _retry_after(response):
+        """Every 503 says when to come back: dependency away, simulation or provider too slow,
+        readiness probe (README, "Errors")."""
+        if response.status_code == 503 and "Retry-After" not in response.headers:
+            response.headers["Retry-After"] = str(runtime.current().settings.unavailable_retry_after_seconds)
+        return response
 
     @app.before_request
     def _require_json_body():

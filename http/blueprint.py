@@ -5,7 +5,8 @@ answer and the error codes behind each one.
 ``@blp.errors({404: NOT_FOUND, 409: "INVALID_STATUS_FOR_PREACCEPT ..."})`` documents the given
 statuses plus the ones every authenticated route shares (401, 403 is per route), 500, and the
 request guard's answers on every route (``httpapi.guards``): 400 for a control character in the
-path or query string or a JSON body it refuses, 413 for a body over the size limit.
+path or query string or a JSON body it refuses, 413 for a body over the size limit, and 503 with
+``Retry-After`` when the database or the broker is away during the request (``models/services/platform/unavailable.py``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,18 @@ TOO_LARGE = (
     "Content-Length before it is read, or cut while read"
 )
 
+# Any route can meet a dependency that is away (models/services/platform/unavailable.py); every 503 carries Retry-After.
+UNAVAILABLE = (
+    "SERVICE_UNAVAILABLE: the database or the message broker is unreachable for now and the request "
+    "may not have been completed; retry after the seconds in Retry-After"
+)
+RETRY_AFTER_HEADER = {
+    "Retry-After": {
+        "description": "seconds to wait before retrying (every 503)",
+        "schema": {"type": "integer", "minimum": 0},
+    }
+}
+
 
 class _Parser(type(ArgumentsMixin.ARGUMENTS_PARSER)):  # type: ignore[misc]
     DEFAULT_VALIDATION_STATUS = 400
@@ -54,10 +67,12 @@ class Blueprint(flask_smorest.Blueprint):
         if authenticated:
             statuses.setdefault(401, UNAUTHORIZED)
         statuses.setdefault(500, INTERNAL)
+        statuses[503] = f"{statuses[503]}; {UNAVAILABLE}" if 503 in statuses else UNAVAILABLE
 
         def decorator(func: Callable) -> Callable:
             for status, description in sorted(statuses.items(), reverse=True):
-                func = self.alt_response(status, schema=ErrorSchema, description=description)(func)
+                headers = RETRY_AFTER_HEADER if status == 503 else None
+                func = self.alt_response(status, schema=ErrorSchema, description=description, headers=headers)(func)
             return func
 
         return decorator

@@ -23,7 +23,7 @@ from models.services.partners.accounts import (
 )
 from models.services.partners.tokens import issue_token
 
-from .blueprint import TOO_LARGE
+from .blueprint import RETRY_AFTER_HEADER, TOO_LARGE, UNAVAILABLE
 
 blp = Blueprint("oauth", __name__)
 # The request guard's 413 uses the service's error body (schemas.errors.ErrorSchema), here too.
@@ -177,6 +177,12 @@ TOKEN_OPERATION = {
             "400": _oauth_error("RFC 6749 error body (invalid_request, unsupported_grant_type)"),
             "401": _oauth_error("RFC 6749 error body (invalid_client)"),
             "413": {"description": TOO_LARGE, "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}}},
+            # The credential lookup needs the database: away, the answer is the service's 503.
+            "503": {
+                "description": UNAVAILABLE,
+                "headers": RETRY_AFTER_HEADER,
+                "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}},
+            },
         },
     }
 }

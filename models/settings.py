@@ -68,6 +68,12 @@ class PayrollWindowSettings:
 
 
 @dataclass(frozen=True)
+class SchemaSettings:
+    ddl_lock_timeout_seconds: float
+    ddl_attempts: int
+
+
+@dataclass(frozen=True)
 class OutboxSettings:
     sweep_interval_seconds: float
     batch_size: int
@@ -274,11 +280,13 @@ class Settings:
     token_ttl_seconds: int
     jwt_leeway_seconds: int
     request_body_max_bytes: int
+    unavailable_retry_after_seconds: int
     external_mode: Literal["sandbox", "http"]
     seed_sandbox_partners: bool
     sandbox_routes: bool
     log_level: str
     payroll_window: PayrollWindowSettings
+    schema: SchemaSettings
     outbox: OutboxSettings
     worker: WorkerSettings
     metrics: MetricsSettings

@@ -3,6 +3,7 @@
 Ctrl-C or SIGTERM stops every pool gracefully (dramatiq finishes the messages in hand). When one
 pool dies the others are stopped too and the exit code is non-zero, so a process manager
 (systemd, a container runtime) restarts the whole layout instead of running it half-staffed.
+When the supervisor itself dies, even by SIGKILL, its pools stop too (rabbitmq/parent_watch.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
+
+from rabbitmq.parent_watch import SUPERVISOR_PID_VARIABLE, supervised_child_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("pools")
@@ -47,11 +51,20 @@ def run(pools, dramatiq: str) -> int:
 
         os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
         prune_dead_process_files()
+    supervisor = os.getpid()
+    environment = {**os.environ, SUPERVISOR_PID_VARIABLE: str(supervisor)}
     for pool in pools:
         command = pool.command(dramatiq)
         log.info("pool %s: %s", pool.name, " ".join(command))
-        # Own session: a terminal Ctrl-C reaches only this supervisor, which stops them once.
-        children[pool.name] = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+        # Own session: a terminal Ctrl-C reaches only this supervisor, which stops them once. The
+        # pre-exec hook makes the pool's dramatiq main die with this supervisor.
+        children[pool.name] = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environment,
+            start_new_session=True,
+            preexec_fn=partial(supervised_child_setup, supervisor),
+        )
     code = 0
     try:
         while not stopping:

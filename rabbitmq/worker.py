@@ -3,6 +3,7 @@
 Bootstraps settings, database and broker before the actors are imported, and runs an outbox
 sweeper in every worker process (several sweepers are safe: rows are claimed with SKIP LOCKED).
 Without AMQP_URL it refuses to start (a worker on an in-memory broker would consume nothing).
+Each worker process dies with its dramatiq main and its pool supervisor (rabbitmq/parent_watch.py).
 """
 
 import dramatiq
@@ -11,6 +12,18 @@ from dramatiq.middleware import Middleware
 from app import bootstrap
 
 bootstrap(role="worker")
+
+
+class ParentWatchMiddleware(Middleware):
+    def after_process_boot(self, broker):
+        from rabbitmq.parent_watch import watch_parents
+
+        self.watch = watch_parents()
+
+    def before_worker_shutdown(self, broker, worker):
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            watch.stop()
 
 
 class OutboxSweeperMiddleware(Middleware):
@@ -26,4 +39,5 @@ class OutboxSweeperMiddleware(Middleware):
             sweeper.stop()
 
 
+dramatiq.get_broker().add_middleware(ParentWatchMiddleware())
 dramatiq.get_broker().add_middleware(OutboxSweeperMiddleware())

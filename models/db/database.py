@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +13,7 @@ from playhouse.db_url import connect
 
 from models.settings import ROOT
 
+log = logging.getLogger(__name__)
 db = peewee.DatabaseProxy()
 
 # WAL lets the API thread read while a worker thread writes; busy_timeout waits for the writer
@@ -62,31 +65,74 @@ def is_postgres() -> bool:
 
 # Any constant shared by every process of the service (advisory locks are per database).
 SCHEMA_LOCK_KEY = 7_420_001
+# Lock waits that a retry can outlast: PostgreSQL's lock_not_available (lock_timeout) and
+# deadlock_detected, SQLite's busy timeout.
+_RETRYABLE_PGCODES = ("55P03", "40P01")
 
 
-def create_schema() -> None:
-    """Create every table, column and index that is missing (idempotent)."""
-    from models.db.migrations import add_missing_columns
+def create_schema(*, lock_timeout_seconds: float = 5.0, attempts: int = 12) -> None:
+    """Create every table, column and index that is missing, unless the database already holds the
+    schema of this code (models/db/schema_version.py): then no DDL runs and no table is locked.
+
+    DDL waits at most ``lock_timeout_seconds`` for a lock held by live traffic, then its
+    transaction is rolled back and retried (backoff up to 10 s), ``attempts`` times in all."""
+    from models.db.schema_version import applied_fingerprint, code_fingerprint
     from models.db.tables import ALL_TABLES
 
-    with db.connection_context(), startup_lock():
-        db.create_tables(ALL_TABLES, safe=True)
+    with db.connection_context():
+        wanted = code_fingerprint(ALL_TABLES)
+        if applied_fingerprint() == wanted:
+            return
+        for attempt in range(1, attempts + 1):
+            try:
+                _apply_schema(wanted, lock_timeout_seconds)
+                return
+            except peewee.OperationalError as error:
+                if attempt == attempts or not _lock_wait_failed(error):
+                    raise
+                pause = min(0.5 * 2 ** (attempt - 1), 10.0)
+                log.warning("schema: a table lock is held by live traffic (%s); retrying in %.1f s", error, pause)
+                time.sleep(pause)
+
+
+def _apply_schema(wanted: str, lock_timeout_seconds: float) -> None:
+    from models.db.migrations import add_missing_columns
+    from models.db.schema_version import SchemaVersion, applied_fingerprint, record_fingerprint
+    from models.db.tables import ALL_TABLES
+
+    with startup_lock(lock_timeout_seconds=lock_timeout_seconds):
+        if applied_fingerprint() == wanted:  # another process applied it while this one waited
+            return
+        db.create_tables([*ALL_TABLES, SchemaVersion], safe=True)
         add_missing_columns(db.obj, ALL_TABLES)  # tables created by an earlier release
         if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
             from models.db.indexes import create_postgres_indexes
 
             create_postgres_indexes()
+        record_fingerprint(wanted)
+        log.info("schema: applied (fingerprint %s)", wanted[:12])
+
+
+def _lock_wait_failed(error: peewee.OperationalError) -> bool:
+    driver = getattr(error, "orig", None)  # the driver's exception peewee wrapped
+    if getattr(driver, "pgcode", None) in _RETRYABLE_PGCODES:
+        return True
+    return "database is locked" in str(error)
 
 
 @contextmanager
-def startup_lock() -> Iterator[None]:
+def startup_lock(*, lock_timeout_seconds: float | None = None) -> Iterator[None]:
     """A transaction that one process at a time holds (start-up: schema, seed data).
 
     API workers and pools start together on a fresh database: concurrent CREATE TABLE IF NOT
-    EXISTS collide on PostgreSQL's catalog, and check-then-insert seeding duplicates rows.
+    EXISTS collide on PostgreSQL's catalog, and check-then-insert seeding duplicates rows. With
+    ``lock_timeout_seconds`` every lock wait of the transaction, this one included, is bounded.
     """
     with db.atomic():
         if is_postgres():
+            if lock_timeout_seconds is not None:
+                timeout = f"{int(lock_timeout_seconds * 1000)}ms"
+                db.execute_sql("SELECT set_config('lock_timeout', %s, true)", (timeout,))
             db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
         yield
 

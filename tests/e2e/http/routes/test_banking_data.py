@@ -248,6 +248,7 @@ def test_an_account_of_the_customer_is_checked_and_saved(post, proposal, use_run
 def test_an_account_that_is_not_the_customers_is_refused_and_nothing_is_saved(post, proposal, account, status, code):
     response = post(proposal.id, {**ACCOUNT, "bank_account": account})
     assert (response.status_code, response.json["errorCode"]) == (status, code)
+    assert ("Retry-After" in response.headers) == (status == 503)  # every 503 says when to retry
     assert Proposal.get_by_id(proposal.id).status == "PRE_ACCEPTED"
     assert destination(proposal.id) == NOTHING
 
@@ -310,6 +311,7 @@ def test_past_the_wait_the_previous_destination_stays_cleared(post, proposal, us
     use_runtime(ports={"account_ownership": held}, settings={"banking": short})
     response = post(proposal.id, ACCOUNT)
     assert (response.status_code, response.json["errorCode"]) == (503, "ACCOUNT_OWNERSHIP_TIMEOUT")
+    assert response.headers["Retry-After"] == str(runtime.current().settings.unavailable_retry_after_seconds)
     held.release.set()
     drain()  # the late verdict arrives after the request gave up: it saves nothing
     assert destination(proposal.id) == NOTHING
