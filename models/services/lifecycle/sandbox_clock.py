@@ -99,7 +99,7 @@ def advance(
     "Sandbox test clock"). Only where ``sandbox_routes`` is on: elsewhere 404, as if the route
     did not exist (it is not mounted there either)."""
     if not sandbox_routes:
-        raise NotFound("The sandbox test clock exists only in the sandbox", error_code="NOT_FOUND")
+        raise NotFound("The sandbox test clock exists only in the sandbox")
     with unit_of_work():
         proposal = owned_proposal(origin, proposal_id, lock=True)
         refusal = advance_refusal(offset_of(proposal), seconds)
