@@ -199,12 +199,16 @@ def sweep(
         lifecycle_settings=lifecycle_settings, credit_settings=credit_settings, contract_settings=contract_settings
     )
     report = SweepReport()
-    # Looking as far ahead as the furthest sandbox clock finds the advanced proposals whose own
-    # time has reached a deadline; settle() judges each at its own now. Production has no such
-    # clock and reads nothing more.
-    at = now() + timedelta(seconds=furthest_offset() if sandbox_routes else 0)
     seen: set[str] = set()
-    for query in _candidates(limits, at):
+    queries = _candidates(limits, now())
+    furthest = furthest_offset() if sandbox_routes else 0
+    if furthest:
+        # Sandbox proposals whose test clock runs ahead: looking as far ahead as the furthest one
+        # finds those whose own time has reached a deadline (settle judges each at its own now).
+        # Only advanced proposals are read this way, so the real-time pass is never crowded out.
+        ahead = now() + timedelta(seconds=furthest)
+        queries += [query.where(Proposal.clock_offset_seconds > 0) for query in _candidates(limits, ahead)]
+    for query in queries:
         ids = [
             row[0] for row in query.order_by(Proposal.updated_at).limit(lifecycle_settings.sweep_batch_size).tuples()
         ]
