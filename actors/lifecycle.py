@@ -25,4 +25,5 @@ def sweep_lifecycle() -> None:
         lifecycle_settings=settings.lifecycle,
         credit_settings=settings.credit,
         contract_settings=settings.contract,
+        sandbox_routes=settings.sandbox_routes,
     )

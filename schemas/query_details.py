@@ -7,6 +7,7 @@ from models.domain.signature import SignatureStatus
 from schemas.fields import Day, DecimalText, Instant, Money
 from schemas.offers import OfferSchema
 from schemas.queries import CustomerContractSchema, ProposalItemSchema, local_day
+from schemas.sandbox_clock import SandboxClockSchema
 
 
 class MaskedBankingDataSchema(Schema):
@@ -95,6 +96,14 @@ class ProposalDetailSchema(ProposalItemSchema):
     signature = fields.Nested(SignatureSchema, allow_none=True)
     disbursement = fields.Nested(DisbursementSchema, allow_none=True)
     status_history = fields.List(fields.Nested(StatusChangeSchema))
+    sandbox_clock = fields.Nested(
+        SandboxClockSchema,
+        metadata={
+            "description": "sandbox only, present once the proposal's test clock was advanced "
+            "(POST /sandbox/proposals/{id}/advance): its simulated time, which its deadlines and "
+            "timestamps follow"
+        },
+    )
 
 
 class MarginSnapshotSchema(Schema):

@@ -10,6 +10,7 @@ from models.domain.policies import BANK_VALIDATION_SKIPPABLE
 from models.services.credit.analysis_reads import FinishedAnalysis
 from models.services.credit.offers import current_offer
 from models.services.credit.products import product_ref
+from models.services.platform.proposal_clock import proposal_now
 
 REJECTION_MESSAGES = {
     "NO_AVAILABLE_MARGIN": "Credit analysis rejected: no available payroll margin",
@@ -74,18 +75,18 @@ def _approved(result: FinishedAnalysis) -> dict:
     # proposal's status of now, which moves on (PRE_ACCEPTED, CONTRACT_GENERATED...) while the
     # analysis and its answer stay the same.
     proposal, analysis = result.proposal, result.analysis
-    selected = proposal.selected_offer_id
+    selected, at = proposal.selected_offer_id, proposal_now(proposal)
     body = {
         "message": "Credit analysis approved with offers",
         "proposal_id": proposal.id,
         "status": "OFFERS_RECEIVED",
         "approved": True,
-        "offer": current_offer(result.offer, selected_offer_id=selected),
+        "offer": current_offer(result.offer, selected_offer_id=selected, at=at),
     }
     settings = runtime.current().settings
     if result.insurance_enabled:
         body.update(
-            insuredOffer=current_offer(result.insured_offer, selected_offer_id=selected),
+            insuredOffer=current_offer(result.insured_offer, selected_offer_id=selected, at=at),
             product=product_ref(False, products_settings=settings.products),
             insuredProduct=product_ref(True, products_settings=settings.products),
         )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.domain.clock import now
 from models.services.credit.pre_accept import pre_accept
+from models.services.platform.proposal_clock import proposal_now
 from schemas.credit_analysis import PreAcceptRequest, PreAcceptResponse
 
 from ..auth import current_origin
@@ -31,5 +31,5 @@ def pre_accept_offer(body, proposal_id):
         "proposal_id": proposal.id,
         "status": proposal.status,
         "selected_offer": offer,
-        "pre_accepted_at": now(),
+        "pre_accepted_at": proposal_now(proposal),
     }

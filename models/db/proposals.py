@@ -38,6 +38,9 @@ class Proposal(BaseModel):
     rejection_reason = peewee.CharField(max_length=64, null=True)
     # Monotonic counter of status changes; orders webhook events of one proposal.
     status_sequence = peewee.IntegerField(default=0)
+    # Sandbox test clock: how many seconds this proposal's time runs ahead of the real clock
+    # (models/domain/sandbox_clock.py); only the sandbox advance route changes it from 0.
+    clock_offset_seconds = peewee.BigIntegerField(default=0)
     created_at = UtcDateTimeField(default=now, index=True)
     updated_at = UtcDateTimeField(default=now, index=True)
 

@@ -31,6 +31,7 @@ from models.services.partners.ownership import owned_proposal
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import lock_customer, locked_proposal
+from models.services.platform.proposal_clock import outbox_instant, proposal_now
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import CcbSettings, ContractSettings
@@ -133,7 +134,7 @@ def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: Co
             trigger=Trigger.START_CONTRACT,
             error_code="INVALID_STATUS_FOR_CONTRACT",
         )
-    ensure_available(availability(offer, proposal.selected_offer_id))
+    ensure_available(availability(offer, proposal.selected_offer_id, proposal_now(proposal)))
     payload = offer.payload
     contract = Contract.create(
         proposal=proposal.id,
@@ -147,7 +148,7 @@ def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: Co
         interest_rate=payload["interest_rate"],
         first_due_date=date.fromisoformat(payload["first_due_date"]),
         final_due_date=date.fromisoformat(payload["final_due_date"]),
-        disbursement_date=calendar.disbursement_date(now()),
+        disbursement_date=calendar.disbursement_date(proposal_now(proposal)),
         signature_redirect_url=redirect_url,
     )
     status.move(proposal, Trigger.START_CONTRACT)
@@ -178,7 +179,7 @@ def generate(
     if contract is None or contract.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS:
         return
     proposal = contract.proposal  # loaded by the join
-    generated_at = now()
+    generated_at = proposal_now(proposal)
     deadline = calendar.signature_deadline(generated_at)
     application = funding.create_application(
         reference=contract.id,
@@ -232,7 +233,12 @@ def generate(
             proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id}
         )
         cancel_scheduled(watchdog_key(contract_id))
-        enqueue(ActorName.EXPIRE_SIGNATURE, contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
+        enqueue(
+            ActorName.EXPIRE_SIGNATURE,
+            contract_id,
+            deliver_at=outbox_instant(proposal, deadline),
+            dedup_key=expiry_key(contract_id),
+        )
 
 
 def watchdog(contract_id: str) -> None:

@@ -8,10 +8,10 @@ from datetime import datetime
 from models.db.analysis import CreditAnalysis
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
-from models.domain.clock import now
 from models.domain.contract_slot import CANDIDATE_STATUSES, signed_contract_conflicts, slot_refusal
 from models.domain.lifecycles import AnalysisOutcome
 from models.domain.signature import OPEN_SIGNATURE_STATUSES
+from models.services.platform.proposal_clock import proposal_now
 
 
 def _approved_at(proposal: Proposal) -> datetime | None:
@@ -46,13 +46,13 @@ def _others(proposal: Proposal):
 def slot_holder(proposal: Proposal) -> tuple[Proposal, str] | None:
     """Another proposal of the CPF that keeps ``proposal`` from getting a contract now (generation),
     with the 409 error code it answers."""
-    approved_at, at = _approved_at(proposal), now()
+    approved_at = _approved_at(proposal)
     for other in _others(proposal):
         contract = _latest_contract(other.id)
         window_open = (
             contract is not None
             and contract.signature_expires_at is not None
-            and contract.signature_expires_at > at
+            and contract.signature_expires_at > proposal_now(other)  # its deadline, on its clock
             and contract.signature_status in OPEN_SIGNATURE_STATUSES
         )
         code = slot_refusal(

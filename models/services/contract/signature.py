@@ -16,6 +16,7 @@ from models.services.contract.one_contract import signed_before
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import lock_customer, locked_proposal, locked_proposal_of_contract
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.settings import ContractSettings, ESignatureSettings
 
@@ -58,7 +59,7 @@ def handle_result(
         if found is None:
             return
         proposal, contract = found
-        if contract.signature_expires_at is not None and now() >= contract.signature_expires_at:
+        if contract.signature_expires_at is not None and proposal_now(proposal) >= contract.signature_expires_at:
             _expire(proposal, contract)  # late: the deadline decides, whatever the result says
             return
         if event == STARTED:
@@ -79,7 +80,7 @@ def handle_result(
             )
             return
         if signature_valid(**checks):
-            signed_at = now()
+            signed_at = proposal_now(proposal)
             recorded = signed_version.evidence(
                 contract,
                 checks,
@@ -120,7 +121,11 @@ def expire(contract_id: str) -> None:
         proposal = locked_proposal(contract.proposal_id)
         contract = Contract.get_by_id(contract_id)
         unsigned = contract.signature_status in OPEN_SIGNATURE_STATUSES
-        if not can(proposal.status, Trigger.SIGNATURE_EXPIRED) or not unsigned or now() < contract.signature_expires_at:
+        if (
+            not can(proposal.status, Trigger.SIGNATURE_EXPIRED)
+            or not unsigned
+            or proposal_now(proposal) < contract.signature_expires_at
+        ):
             return
         _expire(proposal, contract)
 

@@ -13,12 +13,12 @@ from models.db.analysis import CreditAnalysis
 from models.db.proposals import Consent, Proposal
 from models.domain import calendar
 from models.domain.analysis_rules import analysis_kind, promotional_eligible, retryable_failure
-from models.domain.clock import now
 from models.domain.errors import ValidationFailed
 from models.domain.lifecycles import AnalysisKind
 from models.domain.status_machine import TRANSITIONS, Trigger
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.actor_names import ActorName
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import CreditSettings
@@ -49,7 +49,7 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
     proposal = owned_proposal(origin, proposal_id)
     previous = latest_analysis(proposal.id)
     promotional = previous is not None and promotional_eligible(
-        proposal.status, previous.outcome, previous.approved_at, now()
+        proposal.status, previous.outcome, previous.approved_at, proposal_now(proposal)
     )
     kind = analysis_kind(promotional=promotional, has_previous=previous is not None)
     with unit_of_work():
@@ -61,7 +61,7 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
             longitude=consent.longitude,
             document_text=consent.document_text,
             channel=consent.channel,
-            captured_at=now(),
+            captured_at=proposal_now(proposal),
         )
         # Offers of the previous analysis stop being selectable once a new one starts.
         Proposal.update(selected_offer_id=None, rejection_reason=None).where(Proposal.id == proposal.id).execute()
@@ -73,7 +73,7 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
             mode=mode,
             promotional=promotional,
             consent_id=row.id,
-            started_at=now(),
+            started_at=proposal_now(proposal),
             attempt=(previous.attempt + 1) if previous else 1,
         )
         enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)
@@ -103,7 +103,7 @@ def retry(
     settings = credit_settings
     recent = (
         _retries(proposal.id)
-        .where(CreditAnalysis.started_at > now() - timedelta(seconds=settings.retry_dedup_seconds))
+        .where(CreditAnalysis.started_at > proposal_now(proposal) - timedelta(seconds=settings.retry_dedup_seconds))
         .exists()
     )
     if recent:
@@ -133,7 +133,9 @@ def retry(
         raise ValidationFailed(
             "No saved consent for this proposal; call POST credit-analysis with consent", error_code="CONSENT_NOT_FOUND"
         )
-    if not calendar.retry_window_open(failed.finished_at, now(), timedelta(hours=settings.retry_window_hours)):
+    if not calendar.retry_window_open(
+        failed.finished_at, proposal_now(proposal), timedelta(hours=settings.retry_window_hours)
+    ):
         raise ValidationFailed(
             f"The {settings.retry_window_hours}-hour retry window after the failure has expired",
             error_code="RETRY_WINDOW_EXPIRED",
@@ -148,7 +150,7 @@ def retry(
             kind=AnalysisKind.RETRY,
             mode=mode,
             consent_id=consent.id,
-            started_at=now(),
+            started_at=proposal_now(proposal),
             attempt=failed.attempt + 1,
         )
         enqueue(ActorName.RUN_CREDIT_ANALYSIS, analysis.id)

@@ -31,6 +31,7 @@ from models.external.payroll import MarginResult, PayrollPort, PayrollUnavailabl
 from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.platform.actor_names import ActorName
+from models.services.platform.proposal_clock import outbox_instant, proposal_now
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import CreditSettings, PayrollWindowSettings, PricingSettings
@@ -127,9 +128,10 @@ def _claim(analysis_id: str) -> tuple[CreditAnalysis, Proposal] | None:
     return analysis, Proposal.get_by_id(analysis.proposal_id)
 
 
-def _finish(analysis: CreditAnalysis, outcome: str, **fields) -> bool:
-    """Write the outcome if nobody else did (inside the caller's unit of work)."""
-    fields.setdefault("finished_at", now())
+def _finish(analysis: CreditAnalysis, proposal: Proposal, outcome: str, **fields) -> bool:
+    """Write the outcome if nobody else did (inside the caller's unit of work), finished at the
+    proposal's now unless given."""
+    fields.setdefault("finished_at", proposal_now(proposal))
     updated = (
         CreditAnalysis.update(outcome=outcome, **fields)
         .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
@@ -190,7 +192,7 @@ def _approve(
 ) -> None:
     partner = Partner.get(Partner.code == proposal.origin)
     result = analysis_result(analysis, partner, margin.available_margin, decision)
-    stamp = now()
+    stamp = proposal_now(proposal)
     terms = pricing(pricing_settings)
     try:
         offers = build_offers(result, terms, proposal.id, stamp)
@@ -200,6 +202,7 @@ def _approve(
     with unit_of_work():
         if not _finish(
             analysis,
+            proposal,
             AnalysisOutcome.APPROVED,
             available_margin=margin.available_margin,
             margin_snapshot=margin.snapshot(),
@@ -224,6 +227,7 @@ def _reject(analysis, proposal, reason: str, *, margin: MarginResult | None = No
     with unit_of_work():
         if not _finish(
             analysis,
+            proposal,
             AnalysisOutcome.REJECTED,
             rejection_reason=reason,
             available_margin=margin.available_margin if margin else None,
@@ -241,6 +245,7 @@ def _fail(
     with unit_of_work():
         if not _finish(
             analysis,
+            proposal,
             AnalysisOutcome.FAILED,
             error_code=code,
             retryable=retryable,
@@ -254,8 +259,9 @@ def _fail(
 def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_settings: CreditSettings) -> None:
     if not failure.auto_retry:
         return _fail(analysis, proposal, PAYROLL_UNAVAILABLE_CODE, str(failure))
-    retry_at = failure.retry_at or now() + timedelta(seconds=credit_settings.payroll_auto_retry_seconds)
-    first_failed_at = analysis.first_payroll_failure_at or now()
+    at = proposal_now(proposal)
+    retry_at = failure.retry_at or at + timedelta(seconds=credit_settings.payroll_auto_retry_seconds)
+    first_failed_at = analysis.first_payroll_failure_at or at
     if not automatic_retry_allowed(
         analysis.auto_retries,
         first_failed_at,
@@ -269,6 +275,7 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_sett
     with unit_of_work():
         if not _finish(
             analysis,
+            proposal,
             AnalysisOutcome.AWAITING_RETRY,
             error_code=PAYROLL_UNAVAILABLE_CODE,
             retryable=True,
@@ -281,7 +288,7 @@ def _payroll_failed(analysis, proposal, failure: PayrollUnavailable, credit_sett
         enqueue(
             ActorName.AUTO_RETRY_CREDIT_ANALYSIS,
             analysis.id,
-            deliver_at=retry_at,
+            deliver_at=outbox_instant(proposal, retry_at),
             dedup_key=f"payroll-auto-retry:{analysis.id}:{analysis.attempt}",
         )
 

@@ -9,6 +9,7 @@ from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.offer_availability import OfferAvailability, offer_availability
 from models.services.credit.wire import plain
+from models.services.platform.proposal_clock import proposal_now
 
 
 def store_offers(
@@ -20,7 +21,7 @@ def store_offers(
     keep_id: str | None = None,
 ) -> list[Offer]:
     """Supersede the proposal's active offers (except ``keep_id``) and store ``offers``."""
-    stamp = now()
+    stamp = proposal_now(proposal)
     query = Offer.update(superseded_at=stamp).where(Offer.proposal == proposal.id, Offer.superseded_at.is_null())
     if keep_id:
         query = query.where(Offer.id != keep_id)
@@ -47,21 +48,23 @@ def store_offers(
 
 
 def availability(row: Offer, selected_offer_id: str | None, at: datetime | None = None) -> OfferAvailability:
-    """The offer's status now (or ``at``), ``selected_offer_id`` being its proposal's selected offer."""
+    """The offer's status now (or ``at``: its proposal's now, ``proposal_clock.proposal_now``),
+    ``selected_offer_id`` being its proposal's selected offer."""
     return offer_availability(
         row.expires_at, row.superseded_at, is_selected=row.id == selected_offer_id, now=at or now()
     )
 
 
-def current_offer(row: Offer | None, *, selected_offer_id: str | None) -> dict | None:
-    """The offer as stored with its ``status`` and ``is_available`` as of now (None stays None).
+def current_offer(row: Offer | None, *, selected_offer_id: str | None, at: datetime | None = None) -> dict | None:
+    """The offer as stored with its ``status`` and ``is_available`` as of now, or ``at`` (its
+    proposal's now) (None stays None).
 
     Every route serving offers (analysis, simulation, detail) reads them here, so an expired or
     replaced offer is never served as it was at creation; schemas.offers.OfferSchema serializes it.
     """
     if row is None:
         return None
-    state = availability(row, selected_offer_id)
+    state = availability(row, selected_offer_id, at)
     return {**row.payload, "status": state.status, "is_available": state.is_available}
 
 

@@ -14,6 +14,7 @@ from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.credit.offers import availability
 from models.services.partners.ownership import owned_proposal
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 
@@ -30,7 +31,7 @@ def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, 
             error_code="OFFER_NOT_FOUND",
             details={"field": "selected_offer_id"},
         )
-    ensure_available(availability(offer, proposal.selected_offer_id))
+    ensure_available(availability(offer, proposal.selected_offer_id, proposal_now(proposal)))
     with unit_of_work():
         Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
         proposal.selected_offer_id = offer.id

@@ -18,6 +18,7 @@ from models.services.credit.products import pricing
 from models.services.credit.wire import plain
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.actor_names import ActorName
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
 from models.services.platform.wakeups import wakeups
@@ -78,11 +79,21 @@ def run(simulation_id: str, *, pricing_settings: PricingSettings) -> None:
     try:
         if simulation.mode == BY_INSTALLMENTS:
             offers = simulate_by_installments(
-                result, terms, simulation.installments, simulation.insured, proposal_id=proposal.id, now=now()
+                result,
+                terms,
+                simulation.installments,
+                simulation.insured,
+                proposal_id=proposal.id,
+                now=proposal_now(proposal),
             )
         else:
             offers = simulate_by_loan_amount(
-                result, terms, simulation.loan_amount, simulation.insured, proposal_id=proposal.id, now=now()
+                result,
+                terms,
+                simulation.loan_amount,
+                simulation.insured,
+                proposal_id=proposal.id,
+                now=proposal_now(proposal),
             )
     except DomainError as error:
         return _finish(

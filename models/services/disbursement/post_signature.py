@@ -24,6 +24,7 @@ from models.external.fraud import FraudAnalysis, FraudCase
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
+from models.services.platform.proposal_clock import outbox_instant, proposal_now
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import DisbursementSettings, FraudSettings, PayrollWindowSettings
 
@@ -125,16 +126,27 @@ def endorse(
         enqueue(
             ActorName.DISBURSE,
             contract_id,
-            deliver_at=payment_time(Contract.get_by_id(contract_id), disbursement_settings=disbursement_settings),
+            deliver_at=outbox_instant(
+                proposal,
+                payment_time(
+                    Contract.get_by_id(contract_id),
+                    at=proposal_now(proposal),
+                    disbursement_settings=disbursement_settings,
+                ),
+            ),
             dedup_key=f"disburse:{contract_id}",
         )
 
 
-def payment_time(contract: Contract, *, disbursement_settings: DisbursementSettings) -> datetime:
-    """Now when ``pay_immediately``; else pay_at_local_time on the disbursement date (never past)."""
+def payment_time(
+    contract: Contract, *, at: datetime | None = None, disbursement_settings: DisbursementSettings
+) -> datetime:
+    """Now (``at``: the proposal's now) when ``pay_immediately``; else pay_at_local_time on the
+    disbursement date (never past)."""
     settings = disbursement_settings
+    at = at or now()
     if settings.pay_immediately or contract.disbursement_date is None:
-        return now()
+        return at
     hour, minute = (int(part) for part in settings.pay_at_local_time.split(":"))
     planned = to_utc(datetime.combine(contract.disbursement_date, time(hour, minute), tzinfo=SAO_PAULO))
-    return max(planned, now())
+    return max(planned, at)

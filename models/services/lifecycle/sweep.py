@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import peewee
 
@@ -44,6 +44,7 @@ from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal_or_none
 from models.services.platform.periodic import next_slot
+from models.services.platform.proposal_clock import furthest_offset, proposal_now
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 from models.settings import ContractSettings, CreditSettings, LifecycleSettings
 
@@ -93,7 +94,7 @@ def settle(proposal_id: str, limits: LifecycleLimits) -> Deadline | None:
         proposal = locked_proposal_or_none(proposal_id)
         if proposal is None:
             return None
-        due = due_exit(read_facts(proposal), limits, now())
+        due = due_exit(read_facts(proposal), limits, proposal_now(proposal))
         if due is None:
             return None
         log.info("lifecycle: proposal %s %s -> %s (%s)", proposal.id, proposal.status, due.exit, due.reason)
@@ -106,17 +107,24 @@ def settle(proposal_id: str, limits: LifecycleLimits) -> Deadline | None:
 _STEPS_PER_PROPOSAL = 3
 
 
+def settle_fully(proposal_id: str, limits: LifecycleLimits) -> list[Deadline]:
+    """Settle the proposal to the end of its due exits; returns the deadlines applied, in order."""
+    applied = []
+    for _ in range(_STEPS_PER_PROPOSAL):
+        due = settle(proposal_id, limits)
+        if due is None:
+            break
+        applied.append(due)
+    return applied
+
+
 def settle_customer(cpf: str, limits: LifecycleLimits) -> list[Deadline]:
     """Settle every proposal of ``cpf`` whose deadline has come, to the end of its due exits
     (inside the caller's unit_of_work, the CPF locked); returns the deadlines applied."""
     applied = []
     candidates = Proposal.select(Proposal.id).where(Proposal.cpf == cpf, _in(DEADLINE_STATUSES))
     for (proposal_id,) in list(candidates.tuples()):
-        for _ in range(_STEPS_PER_PROPOSAL):
-            due = settle(proposal_id, limits)
-            if due is None:
-                break
-            applied.append(due)
+        applied.extend(settle_fully(proposal_id, limits))
     return applied
 
 
@@ -181,17 +189,26 @@ def sweep(
     lifecycle_settings: LifecycleSettings,
     credit_settings: CreditSettings,
     contract_settings: ContractSettings,
+    sandbox_routes: bool = False,
 ) -> SweepReport:
     """One pass: settle every proposal whose deadline has come, at most ``sweep_batch_size`` per
     family of exits (the rest wait for the next pass). A proposal whose step fails is logged and
-    counted; the others go on. The limits come from the three sections (``facts.limits``)."""
+    counted; the others go on. The limits come from the three sections (``facts.limits``);
+    ``sandbox_routes`` (the sandbox test clock is on) makes it look for advanced proposals too."""
     limits = lifecycle_limits(
         lifecycle_settings=lifecycle_settings, credit_settings=credit_settings, contract_settings=contract_settings
     )
     report = SweepReport()
-    at = now()
     seen: set[str] = set()
-    for query in _candidates(limits, at):
+    queries = _candidates(limits, now())
+    furthest = furthest_offset() if sandbox_routes else 0
+    if furthest:
+        # Sandbox proposals whose test clock runs ahead: looking as far ahead as the furthest one
+        # finds those whose own time has reached a deadline (settle judges each at its own now).
+        # Only advanced proposals are read this way, so the real-time pass is never crowded out.
+        ahead = now() + timedelta(seconds=furthest)
+        queries += [query.where(Proposal.clock_offset_seconds > 0) for query in _candidates(limits, ahead)]
+    for query in queries:
         ids = [
             row[0] for row in query.order_by(Proposal.updated_at).limit(lifecycle_settings.sweep_batch_size).tuples()
         ]

@@ -7,11 +7,11 @@ so two concurrent moves cannot both win; the loser gets a 409.
 from __future__ import annotations
 
 from models.db.proposals import Proposal, StatusChange
-from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.platform.actor_names import ActorName
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.request_context import current_request_id
 from models.services.platform.unit_of_work import enqueue, notify
 
@@ -37,7 +37,7 @@ def move(
     """Apply ``trigger`` to ``proposal`` (mutated in place) and record the change and its event."""
     current = Status(proposal.status) if proposal.status else None
     target = next_status(current, trigger, **guards)
-    changed_at = now()
+    changed_at = proposal_now(proposal)  # the proposal's time (its sandbox clock; real elsewhere)
     sequence = proposal.status_sequence + 1
     updated = (
         Proposal.update(status=target.value, status_sequence=sequence, updated_at=changed_at)

@@ -119,6 +119,12 @@ def enqueue(
     return row
 
 
+def publish_after_commit(message_id: str) -> None:
+    """Publish an existing outbox row once this transaction commits (a scheduled row just made due,
+    e.g. by the sandbox test clock); the sweeper still covers it if that publish fails."""
+    _current().message_ids.append(message_id)
+
+
 def cancel_scheduled(dedup_key: str) -> int:
     """Cancel a scheduled, not yet published message (e.g. a signature expiry once signed)."""
     _current()

@@ -16,6 +16,7 @@ from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.services.credit.offers import current_offer
 from models.services.partners.ownership import owned_proposal
+from models.services.platform.proposal_clock import offset_of, proposal_now
 from models.services.queries.customers import contract_view
 from models.services.queries.views import mask_tail, masked_account, proposal_item
 
@@ -222,14 +223,15 @@ def proposal_detail(origin: str, proposal_id: str) -> dict:
         .where(StatusChange.proposal == p.id)
         .order_by(StatusChange.sequence)
     )
-    return {
+    at = proposal_now(p)
+    detail = {
         **proposal_item(p, selected),
         "product_id": p.product_id,
         "rejection_reason": p.rejection_reason,
         "banking_data": banking_data(p),
         "consent": consent_view(consent),
         "credit_analysis": analysis_outcome(analysis),
-        "offers": [current_offer(o, selected_offer_id=p.selected_offer_id) for o in offers],
+        "offers": [current_offer(o, selected_offer_id=p.selected_offer_id, at=at) for o in offers],
         "contract": contract_view(contract) if contract else None,
         "signature": signature_view(contract) if contract else None,
         "disbursement": disbursement_view(disbursement),
@@ -245,3 +247,6 @@ def proposal_detail(origin: str, proposal_id: str) -> dict:
             for c in history
         ],
     }
+    if offset_of(p):  # only a proposal whose sandbox test clock was advanced shows its time
+        detail["sandbox_clock"] = {"now": at, "offset_seconds": offset_of(p)}
+    return detail

@@ -62,6 +62,7 @@ EXAMPLES: dict[str, dict] = {
     "ESignatureEvent": {"process_id": "process-1", "event": "PROCESS_STARTED"},
     "FundingEvent": {"event": "WITHDRAWAL", "issuer_application_id": "CCB-1"},
     "SignatureResults": {},
+    "AdvanceRequest": {"seconds": 60},
 }
 
 # Routes outside flask-smorest that take a JSON body, with the schema that validates it.

@@ -60,3 +60,13 @@ def test_a_payment_time_already_past_is_now():
     on_date = replace(SETTINGS.disbursement, pay_immediately=False)
     contract = Contract(disbursement_date=date(2026, 3, 11))
     assert payment_time(contract, disbursement_settings=on_date) == datetime(2026, 3, 11, 15, tzinfo=timezone.utc)
+
+
+@freezegun.freeze_time("2026-03-10T15:00:00Z")
+def test_payment_time_is_judged_at_the_proposals_now_when_given():
+    """A sandbox proposal whose clock runs ahead (README "Sandbox test clock"): past the planned
+    time on its clock, it is paid at its now."""
+    on_date = replace(SETTINGS.disbursement, pay_immediately=False, pay_at_local_time="09:00")
+    contract = Contract(disbursement_date=date(2026, 3, 11))
+    ahead = datetime(2026, 3, 11, 13, tzinfo=timezone.utc)
+    assert payment_time(contract, at=ahead, disbursement_settings=on_date) == ahead
