@@ -153,13 +153,13 @@ class IdempotencyDocs(BasePlugin):
                     "description": text,
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 }
-            else:
+            elif isinstance(existing, dict):  # not a reference to a shared response
                 existing["description"] = f"{existing['description']}; {text}" if existing.get("description") else text
         invalid = _response(responses, 400)
-        if invalid is not None:
+        if isinstance(invalid, dict) and "description" in invalid:
             invalid["description"] += f"; VALIDATION_ERROR for an {rules.HEADER} that is not {KEY_RULE}"
 
 
-def _response(responses: dict, status: int) -> dict | None:
+def _response(responses: dict, status: int) -> dict | str | None:
     """The response declared for ``status`` (apispec keys may be integers or strings)."""
     return responses.get(status) or responses.get(str(status))
