@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 NOT_REPLAYED = frozenset({"content-length", "x-request-id", "date", "set-cookie", "server"})
 KEY_RULE = "1 to 255 printable ASCII characters without spaces (a UUID is a good key)"
 REUSED = (
-    "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was first used, within 24 hours, for another request "
+    "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was first used, while it is kept, for another request "
     "(method, path, query or JSON body); use a new key for a new request"
 )
 IN_USE = (
@@ -36,7 +36,7 @@ IN_USE = (
     "retry the same request shortly to get its answer"
 )
 PARAMETER_DESCRIPTION = (
-    f"Optional. {KEY_RULE}, scoped to the token's origin and kept 24 hours from its first request. "
+    f"Optional. {KEY_RULE}, scoped to the token's origin and kept {{hours}} hours from its first request. "
     "Repeating a request with the same key and the same method, path, query and JSON body (keys in any "
     "order) answers the first request's status and body again, with the header "
     "`Idempotent-Replayed: true`, and does nothing again; only final answers are kept (2xx, 3xx, 4xx): "
@@ -136,7 +136,9 @@ class IdempotencyDocs(BasePlugin):
                 "in": "header",
                 "name": rules.HEADER,
                 "required": False,
-                "description": PARAMETER_DESCRIPTION,
+                "description": PARAMETER_DESCRIPTION.format(
+                    hours=runtime.current().settings.idempotency.retention_hours
+                ),
                 "schema": {
                     "type": "string",
                     "minLength": 1,
