@@ -14,7 +14,7 @@ class StatusEvent(BaseModel):
     # The origin's feed order (1, 2, 3...), given after commit by events.feed.number_events, so a
     # reader never sees a later number before an earlier one; null until then.
     position = peewee.BigIntegerField(null=True, index=True)
-    created_at = UtcDateTimeField(index=True)  # the change's time; retention counts from it
+    created_at = UtcDateTimeField(index=True)  # when it was recorded; retention counts from it
 
     class Meta:
         indexes = ((("origin", "position"), True),)
