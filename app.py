@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None):
     api_module = importlib.import_module(f"{HTTP_PACKAGE}.api")
     auth = importlib.import_module(f"{HTTP_PACKAGE}.auth")
     guards = importlib.import_module(f"{HTTP_PACKAGE}.guards")
+    idempotency = importlib.import_module(f"{HTTP_PACKAGE}.idempotency")
     oauth = importlib.import_module(f"{HTTP_PACKAGE}.oauth")
     docs = importlib.import_module(f"{HTTP_PACKAGE}.docs")
     health = importlib.import_module(f"{HTTP_PACKAGE}.health")
@@ -177,6 +178,7 @@ def create_app(settings: Settings | None = None):
     api_module.register_error_handlers(app)
     auth.install(app)
     guards.install(app)  # after the bearer check: no JSON is parsed for an unauthenticated caller
+    idempotency.install(app)  # after both: keys are the token origin's, refused requests claim none
     oauth.install(app)
     oauth.document(api)
     docs.install(app)

@@ -18,6 +18,7 @@ from schemas.errors import ErrorSchema
 
 from .errors import ApiError, error_response
 from .guards import PAYLOAD_TOO_LARGE, request_too_large_message
+from .idempotency import IdempotencyDocs
 from .links import links_of
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class ServiceApi(flask_smorest.Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def __init__(self, app: Flask | None = None, **kwargs) -> None:
-        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [OperationDocs()])
+        kwargs.setdefault("spec_kwargs", {}).setdefault("extra_plugins", [OperationDocs(), IdempotencyDocs()])
         super().__init__(app, **kwargs)
         self.ma_plugin.converter.add_attribute_function(_nullable_reference)
 

@@ -184,6 +184,22 @@ class WebhooksSettings:
 
 
 @dataclass(frozen=True)
+class IdempotencySettings:
+    """``[default.idempotency]``: how long an Idempotency-Key is kept, and after how long a claim
+    whose request never answered (its process died) may be taken over (README "Idempotency-Key")."""
+
+    retention_hours: int
+    in_flight_timeout_seconds: int
+
+
+@dataclass(frozen=True)
+class EventsSettings:
+    """``[default.events]``: how many days ``GET /v1/events`` lists an event (README "Events feed")."""
+
+    retention_days: int
+
+
+@dataclass(frozen=True)
 class AuctionsSettings:
     base_url: str
     timeout_seconds: float
@@ -297,6 +313,8 @@ class Settings:
     contact: ContactSettings
     external: ExternalSettings
     webhooks: WebhooksSettings
+    idempotency: IdempotencySettings
+    events: EventsSettings
     auctions: AuctionsSettings
     banking: BankingSettings
     contract: ContractSettings

@@ -25,6 +25,8 @@ from models import runtime
 from models.db.database import db, is_postgres
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
+from models.services.events import feed as events_feed
+from models.services.platform import idempotency
 from models.services.platform.outbox import due_messages, park, purge_finished
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,13 @@ def _park(row: OutboxMessage, error: str) -> None:
 PURGE_EVERY_SECONDS = 3600
 
 
+def purge_kept_records() -> None:
+    """Records kept for a while beyond the outbox: Idempotency-Keys past their retention and feed
+    events past theirs (README, "Idempotency-Key" and "Events feed")."""
+    idempotency.purge_expired()
+    events_feed.purge_expired(events_settings=runtime.current().settings.events)
+
+
 class OutboxSweeper(threading.Thread):
     """Re-sends what the after-commit publish missed and releases scheduled messages when due."""
 
@@ -122,6 +131,7 @@ class OutboxSweeper(threading.Thread):
                     pass
                 if time.monotonic() - last_purge >= PURGE_EVERY_SECONDS:
                     purge_finished(timedelta(days=runtime.current().settings.outbox.retention_days))
+                    purge_kept_records()
                     last_purge = time.monotonic()
             except Exception:
                 log.exception("outbox sweep failed; retrying next interval")

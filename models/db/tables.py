@@ -4,6 +4,8 @@ from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
 from models.db.contact import ContactToken, MessageSend
 from models.db.contracts import Contract, Disbursement
+from models.db.events import StatusEvent
+from models.db.idempotency import IdempotencyRecord
 from models.db.outbox import OutboxMessage
 from models.db.partners import Partner, PartnerCredential
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -35,4 +37,7 @@ ALL_TABLES = [
     SandboxSigningProcess,
     SandboxFundingApplication,
     SandboxPayment,
+    # Beyond the spec (issue 16): Idempotency-Key records and the events feed.
+    IdempotencyRecord,
+    StatusEvent,
 ]

@@ -1,4 +1,4 @@
-"""The one way a proposal's status changes: domain rule, history row and webhook event together.
+"""The one way a proposal's status changes: domain rule, history row, webhook and feed event together.
 
 Call inside ``unit_of_work()``. The update is conditional on the status and sequence just read,
 so two concurrent moves cannot both win; the loser gets a 409.
@@ -10,6 +10,7 @@ from models.db.proposals import Proposal, StatusChange
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
+from models.services.events import feed as events_feed
 from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.request_context import current_request_id
@@ -59,6 +60,7 @@ def move(
         details=details,
         changed_at=changed_at,
     )
+    events_feed.record(change, proposal.origin)  # GET /v1/events, with or without a webhook URL
     enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     notify(wake_key(proposal.id))
     return change

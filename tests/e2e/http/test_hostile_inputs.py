@@ -57,6 +57,7 @@ EXAMPLES: dict[str, dict] = {
     "ContractDocumentQuery": {},
     "AsyncQuery": {},
     "ProposalListArgsSchema": {},
+    "EventsQuerySchema": {},
     "StatisticsArgsSchema": {},
     "SandboxMessagesQuery": {"phone": "+5511987654321"},
     "ESignatureEvent": {"process_id": "process-1", "event": "PROCESS_STARTED"},
