@@ -4,6 +4,7 @@ from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
 from models.db.contact import ContactToken, MessageSend
 from models.db.contracts import Contract, Disbursement
+from models.db.money_path import MoneyPathStep
 from models.db.outbox import OutboxMessage
 from models.db.partners import Partner, PartnerCredential
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -35,4 +36,5 @@ ALL_TABLES = [
     SandboxSigningProcess,
     SandboxFundingApplication,
     SandboxPayment,
+    MoneyPathStep,  # the money path's re-drive schedule (issue 12)
 ]

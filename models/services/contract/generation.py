@@ -27,6 +27,7 @@ from models.services.contract import pdf as contract_pdf
 from models.services.contract.one_contract import slot_holder
 from models.services.contract.terms import build_terms
 from models.services.credit.offers import availability
+from models.services.money_path import tracking as money_path
 from models.services.partners.ownership import owned_proposal
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
@@ -158,6 +159,7 @@ def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: Co
         dedup_key=watchdog_key(contract.id),
         deliver_at=now() + timedelta(seconds=contract_settings.watchdog_seconds),
     )
+    money_path.track(proposal, contract.id)
     return contract
 
 
@@ -233,6 +235,7 @@ def generate(
         )
         cancel_scheduled(watchdog_key(contract_id))
         enqueue(ActorName.EXPIRE_SIGNATURE, contract_id, deliver_at=deadline, dedup_key=expiry_key(contract_id))
+        money_path.track(proposal, contract_id)
 
 
 def watchdog(contract_id: str) -> None:
@@ -251,3 +254,4 @@ def watchdog(contract_id: str) -> None:
             source="scheduler",
             details={"reason": "contract generation did not finish in time", "contract_id": contract_id},
         )
+        money_path.track(proposal, contract_id)
