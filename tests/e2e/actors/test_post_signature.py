@@ -106,7 +106,7 @@ def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client,
     # Production behaviour: pay at 09:00 local on the disbursement date, not right after endorsement.
     disbursement_settings = replace(runtime.current().settings.disbursement, pay_immediately=False)
     use_runtime(settings={"disbursement": disbursement_settings})
-    proposal, contract = sign(client, auth, drain)
+    proposal, _contract = sign(client, auth, drain)
     assert Proposal.get_by_id(proposal.id).status == "SIGNED"
     scheduled = OutboxMessage.get(OutboxMessage.actor_name == "disburse")
     assert scheduled.deliver_at.isoformat() == "2026-03-11T12:00:00+00:00"  # Wednesday 09:00 local
