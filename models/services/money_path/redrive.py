@@ -79,7 +79,7 @@ def redrive(proposal_id: str, *, money_path_settings: MoneyPathSettings, forced:
         contract = latest_contract(proposal_id) if proposal is not None else None
         at = now()
         step = step_for(facts_of(proposal, contract)) if proposal is not None and contract is not None else None
-        if step is None:
+        if step is None or contract is None:
             if row is not None and row.finished_at is None:
                 MoneyPathStep.update(finished_at=at, updated_at=at).where(
                     MoneyPathStep.proposal_id == proposal_id

@@ -1,5 +1,7 @@
 """After signature: fraud analysis, payroll endorsement window, disbursement (at most once)."""
 
+from datetime import timedelta
+
 import freezegun
 import pytest
 
@@ -110,3 +112,26 @@ def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client,
     assert Proposal.get_by_id(proposal.id).status == "SIGNED"
     scheduled = OutboxMessage.get(OutboxMessage.actor_name == "disburse")
     assert scheduled.deliver_at.isoformat() == "2026-03-11T12:00:00+00:00"  # Wednesday 09:00 local
+
+
+def test_an_endorsement_whose_message_is_lost_is_re_driven_by_the_sweep_to_disbursed(
+    client, auth, drain, business_day, monkeypatch
+):
+    from models import runtime
+    from models.db.money_path import MoneyPathStep
+    from models.services.disbursement import post_signature
+    from models.services.money_path.redrive import redrive_due
+
+    real_endorse = post_signature.endorse
+    monkeypatch.setattr(post_signature, "endorse", lambda *args, **kwargs: None)  # retries spent, dead-lettered
+    proposal, _contract = sign(client, auth, drain)
+    record = MoneyPathStep.get_by_id(proposal.id)
+    assert (Proposal.get_by_id(proposal.id).status, record.step, record.attempts) == ("SIGNED", "ENDORSE", 0)
+    monkeypatch.setattr(post_signature, "endorse", real_endorse)  # the database is back
+    business_day.move_to(record.due_at + timedelta(seconds=30))  # the step's first re-drive is due
+    report = redrive_due(money_path_settings=runtime.current().settings.money_path)
+    assert report.redriven == {"ENDORSE": 1}
+    drain()
+    assert Proposal.get_by_id(proposal.id).status == "DISBURSED"
+    assert SandboxPayment.select().count() == 1
+    assert MoneyPathStep.get_by_id(proposal.id).finished_at is not None
