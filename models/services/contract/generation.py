@@ -217,7 +217,10 @@ def generate(
             "user_redirect_url": process.user_redirect_url,
             "updated_at": now(),
         }
-        if not _generating(contract, proposal):  # the watchdog gave up first
+        if not _generating(contract, proposal):
+            if contract.status != ContractStatus.FAILED:
+                return  # a concurrent run of this message (a re-drive) finished first: its documents stand
+            # the watchdog gave up first: keep what the providers made, and release it
             Contract.update(**documents).where(Contract.id == contract_id).execute()
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
