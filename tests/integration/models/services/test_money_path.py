@@ -193,3 +193,34 @@ def test_a_status_event_whose_message_was_lost_is_recorded_and_re_driven():
         frozen.tick(timedelta(seconds=1))
         assert redrive_pending(money_path_settings=mp, webhooks_settings=hooks) == 1
         assert messages("deliver_status_change") == 3
+
+
+def test_a_generation_re_drive_that_loses_the_race_leaves_the_winners_contract_alone():
+    from datetime import date
+
+    from models.services.contract.generation import generate
+
+    proposal = builders.with_bank_account(builders.pre_accepted_proposal(status="CONTRACT_GENERATION_IN_PROGRESS"))
+    contract = builders.contract(
+        proposal, status="CONTRACT_GENERATION_IN_PROGRESS", disbursement_date=date(2026, 3, 11)
+    )
+    rt = runtime.current()
+
+    class WinnerFinishesMeanwhile(SandboxFunding):
+        def create_application(self, **kwargs):
+            application = super().create_application(**kwargs)
+            # the original message finishes while this re-drive is still talking to the providers
+            Contract.update(status="CONTRACT_GENERATED", pdf_path="winner.pdf").execute()
+            Proposal.update(status="AWAITING_SIGNATURE").execute()
+            return application
+
+    generate(
+        contract.id,
+        funding=WinnerFinishesMeanwhile(),
+        esignature=rt.ports.esignature,
+        contract_settings=rt.settings.contract,
+        ccb_settings=rt.settings.ccb,
+        environment=rt.settings.environment,
+    )
+    assert messages("release_contract") == 0
+    assert Contract.get_by_id(contract.id).pdf_path == "winner.pdf"
