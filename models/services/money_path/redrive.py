@@ -27,14 +27,6 @@ from models.settings import MoneyPathSettings
 
 log = logging.getLogger(__name__)
 
-_ACTORS = {
-    Step.GENERATE: ActorName.GENERATE_CONTRACT,
-    Step.ROUTE: ActorName.PROCESS_SIGNED_CONTRACT,
-    Step.FRAUD: ActorName.RUN_FRAUD_ANALYSIS,
-    Step.ENDORSE: ActorName.ENDORSE_CONTRACT,
-    Step.DISBURSE: ActorName.DISBURSE,
-}
-
 
 def policy(money_path_settings: MoneyPathSettings) -> RedrivePolicy:
     return RedrivePolicy(
@@ -65,7 +57,16 @@ def _send(step: Step, contract) -> bool:
         process_id, _event, results = row.args
         enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, SIGNATURE_FINISHED, results)
         return True
-    enqueue(_ACTORS[step], contract.id)
+    if step is Step.GENERATE:
+        enqueue(ActorName.GENERATE_CONTRACT, contract.id)
+    elif step is Step.ROUTE:
+        enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
+    elif step is Step.FRAUD:
+        enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract.id)
+    elif step is Step.ENDORSE:
+        enqueue(ActorName.ENDORSE_CONTRACT, contract.id)
+    else:
+        enqueue(ActorName.DISBURSE, contract.id)
     return True
 
 
