@@ -92,6 +92,7 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
     metrics.set_queue_depth_reader(queue_depths)
     from models.db.database import db, startup_lock
     from models.services.lifecycle.sweep import schedule_next_sweep
+    from models.services.money_path.redrive import schedule_next_sweep as schedule_next_money_path_sweep
     from models.services.webhooks.auction_polling import schedule_next_poll
 
     with db.connection_context():
@@ -104,6 +105,8 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
         schedule_next_poll(auctions_settings=settings.auctions)
         # and the lifecycle sweep, which gives every stalled status its exit
         schedule_next_sweep(lifecycle_settings=settings.lifecycle)
+        # and the money-path sweep, which drives again any step or status event whose message was lost
+        schedule_next_money_path_sweep(money_path_settings=settings.money_path)
     _booted["runtime"] = installed
     _booted["role"] = role
     return installed

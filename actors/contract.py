@@ -18,16 +18,18 @@ from rabbitmq.queues import CONTRACT, SCHEDULER, queue_name
 def generate_contract(contract_id: str) -> None:
     """Build and store the CCB, open the signing process, then AWAITING_SIGNATURE (idempotent)."""
     from models.services.contract.generation import generate
+    from models.services.money_path.tracking import failures_noted
 
     rt = runtime.current()
-    generate(
-        contract_id,
-        funding=rt.ports.funding,
-        esignature=rt.ports.esignature,
-        contract_settings=rt.settings.contract,
-        ccb_settings=rt.settings.ccb,
-        environment=rt.settings.environment,
-    )
+    with failures_noted(contract_id):
+        generate(
+            contract_id,
+            funding=rt.ports.funding,
+            esignature=rt.ports.esignature,
+            contract_settings=rt.settings.contract,
+            ccb_settings=rt.settings.ccb,
+            environment=rt.settings.environment,
+        )
 
 
 @dramatiq.actor(actor_name=ActorName.CONTRACT_WATCHDOG.value, queue_name=queue_name(SCHEDULER), max_retries=3)

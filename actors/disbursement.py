@@ -1,4 +1,7 @@
-"""After-signature actors: fraud routing and decision, payroll endorsement, and the payment."""
+"""After-signature actors: fraud routing and decision, payroll endorsement, and the payment.
+
+Each one's bounded retries are not the end: the money path's step record brings the work back
+(``sweep_money_path``) until the proposal is paid or closed; a failure is noted on the record."""
 
 import dramatiq
 
@@ -17,9 +20,11 @@ from rabbitmq.queues import DISBURSEMENT, queue_name
 def process_signed_contract(contract_id: str) -> None:
     """SIGNED: fraud analysis when needed, else endorsement."""
     from models.services.disbursement.post_signature import route_signed
+    from models.services.money_path.tracking import failures_noted
 
     rt = runtime.current()
-    route_signed(contract_id, fraud=rt.ports.fraud, fraud_settings=rt.settings.fraud)
+    with failures_noted(contract_id):
+        route_signed(contract_id, fraud=rt.ports.fraud, fraud_settings=rt.settings.fraud)
 
 
 @dramatiq.actor(
@@ -32,8 +37,10 @@ def process_signed_contract(contract_id: str) -> None:
 def run_fraud_analysis(contract_id: str) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED or ANALYSIS_REPROVED."""
     from models.services.disbursement.post_signature import decide_fraud
+    from models.services.money_path.tracking import failures_noted
 
-    decide_fraud(contract_id, fraud=runtime.current().ports.fraud)
+    with failures_noted(contract_id):
+        decide_fraud(contract_id, fraud=runtime.current().ports.fraud)
 
 
 @dramatiq.actor(
@@ -46,14 +53,16 @@ def run_fraud_analysis(contract_id: str) -> None:
 def endorse_contract(contract_id: str) -> None:
     """Payroll endorsement (ERROR and re-queued past the maintenance window), then the payment schedule."""
     from models.services.disbursement.post_signature import endorse
+    from models.services.money_path.tracking import failures_noted
 
     rt = runtime.current()
-    endorse(
-        contract_id,
-        endorsement=rt.ports.endorsement,
-        payroll_window_settings=rt.settings.payroll_window,
-        disbursement_settings=rt.settings.disbursement,
-    )
+    with failures_noted(contract_id):
+        endorse(
+            contract_id,
+            endorsement=rt.ports.endorsement,
+            payroll_window_settings=rt.settings.payroll_window,
+            disbursement_settings=rt.settings.disbursement,
+        )
 
 
 @dramatiq.actor(
@@ -66,5 +75,7 @@ def endorse_contract(contract_id: str) -> None:
 def disburse(contract_id: str) -> None:
     """Pay the customer once (idempotency key) and record DISBURSED or DISBURSEMENT_FAILED."""
     from models.services.disbursement.payment import disburse as pay
+    from models.services.money_path.tracking import failures_noted
 
-    pay(contract_id, funding=runtime.current().ports.funding)
+    with failures_noted(contract_id):
+        pay(contract_id, funding=runtime.current().ports.funding)

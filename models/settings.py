@@ -146,6 +146,19 @@ class LifecycleSettings:
 
 
 @dataclass(frozen=True)
+class MoneyPathSettings:
+    """``[default.money_path]``: the durable re-drive of every step of the money path and of the
+    pending status events (README "Contract path", "Webhooks")."""
+
+    sweep_interval_seconds: int
+    sweep_batch_size: int
+    redrive_first_seconds: int
+    redrive_max_seconds: int
+    alert_after_attempts: int
+    status_event_horizon_hours: int
+
+
+@dataclass(frozen=True)
 class ContactSettings:
     max_token_attempts: int
     resend_cooldown_seconds: int
@@ -310,6 +323,7 @@ class Settings:
     products: ProductsSettings
     credit: CreditSettings
     lifecycle: LifecycleSettings
+    money_path: MoneyPathSettings
     contact: ContactSettings
     external: ExternalSettings
     webhooks: WebhooksSettings

@@ -106,6 +106,22 @@ def _park(row: OutboxMessage, error: str) -> None:
 
 
 PURGE_EVERY_SECONDS = 3600
+# The periodic jobs (lifecycle and money-path sweeps, the auction poll) each schedule their next
+# slot; an outage longer than a job's retries can break that chain, so the sweeper schedules the
+# next slots again this often (one row per slot whoever schedules it: no duplicates).
+RESCHEDULE_EVERY_SECONDS = 60
+
+
+def schedule_periodic_jobs() -> None:
+    """Schedule the next slot of every periodic job (idempotent per slot)."""
+    from models.services.lifecycle.sweep import schedule_next_sweep
+    from models.services.money_path.redrive import schedule_next_sweep as schedule_next_money_path_sweep
+    from models.services.webhooks.auction_polling import schedule_next_poll
+
+    settings = runtime.current().settings
+    schedule_next_poll(auctions_settings=settings.auctions)
+    schedule_next_sweep(lifecycle_settings=settings.lifecycle)
+    schedule_next_money_path_sweep(money_path_settings=settings.money_path)
 
 
 def purge_kept_records() -> None:
@@ -125,6 +141,7 @@ class OutboxSweeper(threading.Thread):
 
     def run(self) -> None:
         last_purge = float("-inf")
+        last_schedule = time.monotonic()  # the process scheduled them at start-up (app.bootstrap)
         while not self.stopping.wait(self.interval):
             try:
                 while relay_due() >= runtime.current().settings.outbox.batch_size:
@@ -133,6 +150,9 @@ class OutboxSweeper(threading.Thread):
                     purge_finished(timedelta(days=runtime.current().settings.outbox.retention_days))
                     purge_kept_records()
                     last_purge = time.monotonic()
+                if time.monotonic() - last_schedule >= RESCHEDULE_EVERY_SECONDS:
+                    schedule_periodic_jobs()
+                    last_schedule = time.monotonic()
             except Exception:
                 log.exception("outbox sweep failed; retrying next interval")
             finally:

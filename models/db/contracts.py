@@ -50,6 +50,9 @@ class Contract(BaseModel):
     # Contract path additions: payroll endorsement id, and the outcome of trying to cancel the
     # funding application after a cancel, expiry or fraud reproval (best effort, never blocking).
     funding_application_id = peewee.CharField(max_length=64, null=True)  # the funder's id of the application
+    # The post-signature routing, decided once (the fraud provider is asked once): FRAUD_REVIEW or
+    # ENDORSEMENT. A redelivered message follows it instead of asking again.
+    post_signature_route = peewee.CharField(max_length=16, null=True)
     endorsement_id = peewee.CharField(max_length=64, null=True)
     endorsed_at = UtcDateTimeField(null=True)
     funding_canceled_at = UtcDateTimeField(null=True)

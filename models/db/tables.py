@@ -6,6 +6,7 @@ from models.db.contact import ContactToken, MessageSend
 from models.db.contracts import Contract, Disbursement
 from models.db.events import StatusEvent
 from models.db.idempotency import IdempotencyRecord
+from models.db.money_path import MoneyPathStep
 from models.db.outbox import OutboxMessage
 from models.db.partners import Partner, PartnerCredential
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -40,4 +41,5 @@ ALL_TABLES = [
     # Beyond the spec (issue 16): Idempotency-Key records and the events feed.
     IdempotencyRecord,
     StatusEvent,
+    MoneyPathStep,  # the money path's re-drive schedule (issue 12)
 ]

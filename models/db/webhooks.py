@@ -30,6 +30,10 @@ class WebhookDelivery(BaseModel):
     round_started_at = UtcDateTimeField(null=True)
     last_error = peewee.TextField(null=True)
     replays = peewee.IntegerField(default=0)
+    # Durable re-drive of a status event whose message was lost (issue 12): how many times the
+    # sweep sent it again, and when the next re-drive is due if it is still pending then.
+    redrives = peewee.IntegerField(default=0)
+    redrive_at = UtcDateTimeField(null=True)
 
     class Meta:
         indexes = ((("kind", "partner_code", "idempotency_key"), True),)

@@ -43,3 +43,8 @@ class Funding(abc.ABC):
     @abc.abstractmethod
     def pay(self, *, application_id: str, amount: Decimal, destination: dict, idempotency_key: str) -> Payment:
         """Pay ``amount`` to ``destination``; the same key never pays twice (returns the first result)."""
+
+    @abc.abstractmethod
+    def find_payment(self, *, idempotency_key: str) -> Payment | None:
+        """The payment requested with ``idempotency_key`` as the funder recorded it, or None when
+        the funder knows no such request (asked before paying again after a crash)."""

@@ -60,3 +60,9 @@ class SandboxFunding(Funding):
             except peewee.IntegrityError:  # a concurrent duplicate won: report its result
                 existing = SandboxPayment.get(SandboxPayment.idempotency_key == idempotency_key)
         return Payment(existing.status, existing.amount, existing.paid_at, existing.failure_reason)
+
+    def find_payment(self, *, idempotency_key: str) -> Payment | None:
+        existing = SandboxPayment.get_or_none(SandboxPayment.idempotency_key == idempotency_key)
+        if existing is None:
+            return None
+        return Payment(existing.status, existing.amount, existing.paid_at, existing.failure_reason)

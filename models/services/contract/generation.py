@@ -27,6 +27,7 @@ from models.services.contract import pdf as contract_pdf
 from models.services.contract.one_contract import slot_holder
 from models.services.contract.terms import build_terms
 from models.services.credit.offers import availability
+from models.services.money_path import tracking as money_path
 from models.services.partners.ownership import owned_proposal
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
@@ -159,6 +160,7 @@ def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: Co
         dedup_key=watchdog_key(contract.id),
         deliver_at=now() + timedelta(seconds=contract_settings.watchdog_seconds),
     )
+    money_path.track(proposal, contract.id)
     return contract
 
 
@@ -216,7 +218,10 @@ def generate(
             "user_redirect_url": process.user_redirect_url,
             "updated_at": now(),
         }
-        if not _generating(contract, proposal):  # the watchdog gave up first
+        if not _generating(contract, proposal):
+            if contract.status != ContractStatus.FAILED:
+                return  # a concurrent run of this message (a re-drive) finished first: its documents stand
+            # the watchdog gave up first: keep what the providers made, and release it
             Contract.update(**documents).where(Contract.id == contract_id).execute()
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
@@ -239,6 +244,7 @@ def generate(
             deliver_at=outbox_instant(proposal, deadline),
             dedup_key=expiry_key(contract_id),
         )
+        money_path.track(proposal, contract_id)
 
 
 def watchdog(contract_id: str) -> None:
@@ -257,3 +263,4 @@ def watchdog(contract_id: str) -> None:
             source="scheduler",
             details={"reason": "contract generation did not finish in time", "contract_id": contract_id},
         )
+        money_path.track(proposal, contract_id)

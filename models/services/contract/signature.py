@@ -13,6 +13,7 @@ from models.domain.statuses import Status
 from models.services.contract import cancellation, signed_version
 from models.services.contract.generation import expiry_key
 from models.services.contract.one_contract import signed_before
+from models.services.money_path import tracking as money_path
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import lock_customer, locked_proposal, locked_proposal_of_contract
@@ -59,57 +60,78 @@ def handle_result(
         if found is None:
             return
         proposal, contract = found
-        if contract.signature_expires_at is not None and proposal_now(proposal) >= contract.signature_expires_at:
-            _expire(proposal, contract)  # late: the deadline decides, whatever the result says
-            return
-        if event == STARTED:
-            Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
-                Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING
-            ).execute()
-            return
-        checks = {name: results.get(name) for name in RESULT_FIELDS}
-        cancel_scheduled(expiry_key(contract.id))
-        if signature_valid(**checks) and (holder := signed_before(proposal)) is not None:
-            Contract.update(signature_status=SignatureStatus.REJECTED, signature_result=checks, updated_at=now()).where(
-                Contract.id == contract.id
-            ).execute()
-            cancellation.cancel(
-                proposal,
-                source="actor",
-                details={"reason": "CONTRACT_ACTIVE", "active_proposal_id": holder.id},
-            )
-            return
-        if signature_valid(**checks):
-            signed_at = proposal_now(proposal)
-            recorded = signed_version.evidence(
-                contract,
-                checks,
-                signed_at,
-                esignature_settings=esignature_settings,
-                contract_settings=contract_settings,
-            )
-            Contract.update(
-                status=ContractStatus.SIGNED,
-                signature_status=SignatureStatus.SIGNED,
-                signature_result=checks,
-                signed_at=signed_at,
-                issue_date=signed_at,
-                signature_evidence=recorded,
-                signed_pdf_path=signed_version.produce(contract, recorded, contract_settings=contract_settings),
-                disbursement_date=calendar.disbursement_date(signed_at),
-                updated_at=signed_at,
-            ).where(Contract.id == contract.id).execute()
-            status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
-            enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
-            return
+        _apply_result(
+            proposal,
+            contract,
+            event,
+            results,
+            esignature_settings=esignature_settings,
+            contract_settings=contract_settings,
+        )
+        money_path.track(proposal, contract.id)
+
+
+def _apply_result(
+    proposal: Proposal,
+    contract: Contract,
+    event: str,
+    results: dict,
+    *,
+    esignature_settings: ESignatureSettings,
+    contract_settings: ContractSettings,
+) -> None:
+    """handle_result's decision (inside its unit_of_work, the CPF and the proposal locked)."""
+    if contract.signature_expires_at is not None and proposal_now(proposal) >= contract.signature_expires_at:
+        _expire(proposal, contract)  # late: the deadline decides, whatever the result says
+        return
+    if event == STARTED:
+        Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
+            Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING
+        ).execute()
+        return
+    checks = {name: results.get(name) for name in RESULT_FIELDS}
+    cancel_scheduled(expiry_key(contract.id))
+    if signature_valid(**checks) and (holder := signed_before(proposal)) is not None:
+        Contract.update(signature_status=SignatureStatus.REJECTED, signature_result=checks, updated_at=now()).where(
+            Contract.id == contract.id
+        ).execute()
+        cancellation.cancel(
+            proposal,
+            source="actor",
+            details={"reason": "CONTRACT_ACTIVE", "active_proposal_id": holder.id},
+        )
+        return
+    if signature_valid(**checks):
+        signed_at = proposal_now(proposal)
+        recorded = signed_version.evidence(
+            contract,
+            checks,
+            signed_at,
+            esignature_settings=esignature_settings,
+            contract_settings=contract_settings,
+        )
         Contract.update(
-            status=ContractStatus.SIGNATURE_FAILED,
-            signature_status=SignatureStatus.REJECTED,
+            status=ContractStatus.SIGNED,
+            signature_status=SignatureStatus.SIGNED,
             signature_result=checks,
-            updated_at=now(),
+            signed_at=signed_at,
+            issue_date=signed_at,
+            signature_evidence=recorded,
+            signed_pdf_path=signed_version.produce(contract, recorded, contract_settings=contract_settings),
+            disbursement_date=calendar.disbursement_date(signed_at),
+            updated_at=signed_at,
         ).where(Contract.id == contract.id).execute()
-        status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
-        enqueue(ActorName.RELEASE_CONTRACT, contract.id)
+        status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
+        enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
+        return
+    Contract.update(
+        status=ContractStatus.SIGNATURE_FAILED,
+        signature_status=SignatureStatus.REJECTED,
+        signature_result=checks,
+        updated_at=now(),
+    ).where(Contract.id == contract.id).execute()
+    status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
+    enqueue(ActorName.RELEASE_CONTRACT, contract.id)
 
 
 def expire(contract_id: str) -> None:

@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from models.db.contracts import Contract
 from models.domain.errors import NotFound
+from models.services.money_path import tracking as money_path
 from models.services.platform.actor_names import ActorName
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 
 
 def queue_result(process_id: str, event: str, results: dict) -> None:
-    """Hand an event to the signature-result actor (inside unit_of_work); duplicates keep one message."""
-    enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, event, results, dedup_key=f"esign:{process_id}:{event}")
+    """Hand an event to the signature-result actor (inside unit_of_work); duplicates keep one message.
+    The outbox row keeps the finished result: the money path's step record points at it, so a
+    result whose message is lost is applied again by the re-drive sweep."""
+    queued = enqueue(
+        ActorName.HANDLE_SIGNATURE_RESULT, process_id, event, results, dedup_key=f"esign:{process_id}:{event}"
+    )
+    if queued is None or event != money_path.SIGNATURE_FINISHED:
+        return
+    contract = Contract.get_or_none(Contract.unico_process_id == process_id)
+    if contract is not None:
+        money_path.track(contract.proposal, contract.id)
 
 
 def accept_result(process_id: str, event: str, results: dict) -> None:

@@ -2,11 +2,20 @@
 
 The Disbursement row (unique per contract) carries an idempotency key derived from the contract
 id, sent with every payment request; the funder answers a repeated key with the first result.
-A crash after the funder paid but before our commit is therefore harmless: the redelivered
-message asks again with the same key, gets the same payment back and records it.
+A crash after the funder paid but before our commit is therefore harmless: once a request may
+have reached the funder (the row is REQUESTED), the next run first asks the funder for the
+payment by its key (``find_payment``) and records what the funder says; only when the funder
+knows no such payment is it requested (again, with the same key). The run is driven again by the
+money path's re-drive sweep if its message is lost, so the proposal converges to DISBURSED (or
+DISBURSEMENT_FAILED) with exactly one payment.
+
+A PAID answer is always kept on the Disbursement row, even when the proposal can no longer move
+(say, cancelled meanwhile): the money moved, and an ALERT line tells operators.
 """
 
 from __future__ import annotations
+
+import logging
 
 import peewee
 
@@ -15,11 +24,15 @@ from models.db.database import db
 from models.domain.clock import now
 from models.domain.lifecycles import ContractStatus, DisbursementStatus
 from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger
+from models.domain.statuses import Status
 from models.external.funding import Funding, Payment
 from models.services.contract.terms import destination
+from models.services.money_path import tracking as money_path
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import unit_of_work
+
+log = logging.getLogger(__name__)
 
 
 def idempotency_key(contract_id: str) -> str:
@@ -57,12 +70,18 @@ def _application_id(contract: Contract, funding: Funding) -> str:
 
 
 def disburse(contract_id: str, *, funding: Funding) -> None:
-    """Ask the funder to pay (same key every time) and record the outcome."""
+    """Ask the funder for the payment a previous run may have made; else pay (same key every
+    time); then record the outcome."""
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return  # already paid, failed or withdrawn
     row = _row(contract)
     application_id = _application_id(contract, funding)
+    if row.status == DisbursementStatus.REQUESTED:  # a request may have reached the funder
+        known = funding.find_payment(idempotency_key=row.idempotency_key)
+        if known is not None:
+            record(contract_id, known)
+            return
     (
         Disbursement.update(
             status=DisbursementStatus.REQUESTED,
@@ -87,13 +106,28 @@ def record(contract_id: str, payment: Payment) -> None:
     with unit_of_work():
         contract = Contract.get_by_id(contract_id)
         proposal = locked_proposal(contract.proposal_id)
-        if proposal.status not in DISBURSABLE_STATUSES:
-            return
         stamp = now()
-        if payment.status == DisbursementStatus.PAID:  # the funder answers PAID or FAILED, our names too
-            Disbursement.update(
-                status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp
-            ).where(Disbursement.contract == contract_id).execute()
+        paid = payment.status == DisbursementStatus.PAID  # the funder answers PAID or FAILED, our names too
+        newly_paid = 0
+        if paid:  # the money moved: never discarded, whatever the proposal's status
+            newly_paid = (
+                Disbursement.update(
+                    status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp
+                )
+                .where(Disbursement.contract == contract_id, Disbursement.status != DisbursementStatus.PAID)
+                .execute()
+            )
+        if proposal.status not in DISBURSABLE_STATUSES:
+            if newly_paid and proposal.status != Status.DISBURSED.value:
+                log.error(
+                    "ALERT payment of contract %s recorded PAID while proposal %s is %s: reconcile with the funder",
+                    contract_id,
+                    proposal.id,
+                    proposal.status,
+                )
+            money_path.track(proposal, contract_id)
+            return
+        if paid:
             Contract.update(
                 status=ContractStatus.ISSUED,
                 disbursement_amount=payment.amount,
@@ -101,6 +135,7 @@ def record(contract_id: str, payment: Payment) -> None:
                 updated_at=stamp,
             ).where(Contract.id == contract_id).execute()
             status.move(proposal, Trigger.DISBURSE, source="actor", details={"amount": str(payment.amount)})
+            money_path.track(proposal, contract_id)
             return
         Disbursement.update(
             status=DisbursementStatus.FAILED, last_error=payment.failure_reason, updated_at=stamp
@@ -109,3 +144,4 @@ def record(contract_id: str, payment: Payment) -> None:
             Contract.id == contract_id
         ).execute()
         status.move(proposal, Trigger.DISBURSEMENT_FAILS, source="actor", details={"reason": payment.failure_reason})
+        money_path.track(proposal, contract_id)

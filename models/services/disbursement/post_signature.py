@@ -21,6 +21,8 @@ from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger, can
 from models.domain.statuses import Status
 from models.external.endorsement import Endorsement, EndorsementRequest
 from models.external.fraud import FraudAnalysis, FraudCase
+from models.services.money_path import tracking as money_path
+from models.services.money_path.tracking import ENDORSEMENT_ROUTE, FRAUD_REVIEW_ROUTE
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
@@ -43,20 +45,32 @@ def fraud_review(case: FraudCase, *, fraud: FraudAnalysis, fraud_settings: Fraud
 
 
 def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: FraudSettings) -> None:
-    """SIGNED: send to fraud analysis (amount above the limit or flagged) or straight to endorsement."""
+    """SIGNED: send to fraud analysis (amount above the limit or flagged) or straight to endorsement.
+
+    The routing is decided once and recorded on the contract in the transaction that acts on it
+    (``post_signature_route``): a redelivered message follows the record (endorsement is enqueued
+    again, idempotent) and never asks the fraud provider again.
+    """
     contract = Contract.get_or_none(Contract.id == contract_id)
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
-    reason = fraud_review(_case(contract), fraud=fraud, fraud_settings=fraud_settings)
+    reason = None
+    if contract.post_signature_route is None:
+        reason = fraud_review(_case(contract), fraud=fraud, fraud_settings=fraud_settings)
     with unit_of_work():
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status != Status.SIGNED.value:
             return
-        if reason is not None:
-            status.move(proposal, Trigger.FRAUD_REVIEW, source="actor", details={"reason": reason})
-            enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
-        else:
+        route = Contract.get_by_id(contract_id).post_signature_route  # read under the lock
+        if route is None:
+            route = FRAUD_REVIEW_ROUTE if reason is not None else ENDORSEMENT_ROUTE
+            Contract.update(post_signature_route=route, updated_at=now()).where(Contract.id == contract_id).execute()
+            if route == FRAUD_REVIEW_ROUTE:
+                status.move(proposal, Trigger.FRAUD_REVIEW, source="actor", details={"reason": reason})
+                enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
+        if route == ENDORSEMENT_ROUTE:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
+        money_path.track(proposal, contract_id)
 
 
 def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
@@ -72,12 +86,13 @@ def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
         if approved:
             status.move(proposal, Trigger.FRAUD_APPROVED, source="actor", details={"reason": reason})
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
-            return
-        status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
-        Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=now()).where(
-            Contract.id == contract_id
-        ).execute()
-        enqueue(ActorName.RELEASE_CONTRACT, contract_id)
+        else:
+            status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
+            Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=now()).where(
+                Contract.id == contract_id
+            ).execute()
+            enqueue(ActorName.RELEASE_CONTRACT, contract_id)
+        money_path.track(proposal, contract_id)
 
 
 def endorse(
@@ -110,6 +125,7 @@ def endorse(
                 deliver_at=resume_at,
                 dedup_key=f"endorse:{contract_id}:{resume_at.isoformat()}",
             )
+            money_path.track(proposal, contract_id, due_at=resume_at)
         return
     endorsement_id = contract.endorsement_id or endorsement.register(
         EndorsementRequest(
@@ -123,19 +139,21 @@ def endorse(
         Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at, updated_at=at).where(
             Contract.id == contract_id
         ).execute()
+        pay_at = payment_time(
+            Contract.get_by_id(contract_id), at=proposal_now(proposal), disbursement_settings=disbursement_settings
+        )
+        deliver_at = outbox_instant(proposal, pay_at)  # the proposal's time, on the real clock
+        # Keyed by the payment time, not by the contract alone: a payment due now is always sent
+        # (an earlier message with a contract-wide key may have run while the proposal could not
+        # be paid yet, and must not swallow this one); a later one is scheduled once per instant.
+        # The payment itself moves money at most once (the funder's idempotency key).
         enqueue(
             ActorName.DISBURSE,
             contract_id,
-            deliver_at=outbox_instant(
-                proposal,
-                payment_time(
-                    Contract.get_by_id(contract_id),
-                    at=proposal_now(proposal),
-                    disbursement_settings=disbursement_settings,
-                ),
-            ),
-            dedup_key=f"disburse:{contract_id}",
+            deliver_at=deliver_at,
+            dedup_key=f"disburse:{contract_id}:{pay_at.isoformat()}",
         )
+        money_path.track(proposal, contract_id, due_at=deliver_at)
 
 
 def payment_time(

@@ -39,6 +39,7 @@ class ActorName(str, Enum):
     POLL_AUCTION_PROPOSALS = "poll_auction_proposals"
     # lifecycle
     SWEEP_LIFECYCLE = "sweep_lifecycle"
+    SWEEP_MONEY_PATH = "sweep_money_path"
 
     def __str__(self) -> str:
         return self.value

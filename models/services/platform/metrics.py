@@ -112,7 +112,7 @@ def _business_families() -> list:
     from models.db.database import db
 
     with db.connection_context() if db.is_closed() else _nullcontext():
-        families = [_proposals_by_status(), _failed_deliveries(), *_outbox()]
+        families = [_proposals_by_status(), _failed_deliveries(), *_outbox(), _money_path_stuck()]
         if _queue_depth_reader is not None:
             families.append(_queue_depth(_queue_depth_reader))
         return families
@@ -168,6 +168,17 @@ def _outbox() -> list:
     )
     parked.add_metric([], parked_count())
     return [backlog, scheduled, parked]
+
+
+def _money_path_stuck() -> GaugeMetricFamily:
+    from models.services.money_path.reads import stuck_count
+
+    family = GaugeMetricFamily(
+        f"{NAMESPACE}_money_path_stuck",
+        "Proposals on the money path whose step had to be re-driven or is overdue (ops: proposals stuck).",
+    )
+    family.add_metric([], stuck_count())
+    return family
 
 
 def _queue_depth(reader: QueueDepthReader) -> GaugeMetricFamily:

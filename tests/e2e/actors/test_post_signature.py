@@ -1,5 +1,7 @@
 """After signature: fraud analysis, payroll endorsement window, disbursement (at most once)."""
 
+from datetime import timedelta
+
 import freezegun
 import pytest
 
@@ -77,7 +79,7 @@ def test_signature_inside_the_maintenance_window_waits_in_error_then_disburses(c
     assert after_signature(proposal.id) == ["SIGNED", "ERROR", "DISBURSED"]
 
 
-def test_crash_after_the_funder_paid_pays_once_on_redelivery(client, auth, drain, business_day, monkeypatch):
+def test_crash_after_the_funder_paid_is_found_by_its_key_on_redelivery(client, auth, drain, business_day, monkeypatch):
     real_record, crashes = disbursement.record, []
 
     def crash_before_commit(contract_id, payment):
@@ -93,7 +95,8 @@ def test_crash_after_the_funder_paid_pays_once_on_redelivery(client, auth, drain
     assert crashes and Proposal.get_by_id(proposal.id).status == "DISBURSED"
     assert SandboxPayment.select().count() == 1
     row = Disbursement.get(Disbursement.contract == contract.id)
-    assert (row.status, row.attempts) == ("PAID", 2)
+    # One request: the redelivery asked the funder by the key and recorded its answer, no new request.
+    assert (row.status, row.attempts) == ("PAID", 1)
 
 
 @pytest.mark.usefixtures("business_day")
@@ -105,7 +108,30 @@ def test_without_pay_immediately_payment_waits_for_the_disbursement_date(client,
     # Production behaviour: pay at 09:00 local on the disbursement date, not right after endorsement.
     disbursement_settings = replace(runtime.current().settings.disbursement, pay_immediately=False)
     use_runtime(settings={"disbursement": disbursement_settings})
-    proposal, contract = sign(client, auth, drain)
+    proposal, _contract = sign(client, auth, drain)
     assert Proposal.get_by_id(proposal.id).status == "SIGNED"
-    scheduled = OutboxMessage.get(OutboxMessage.dedup_key == f"disburse:{contract.id}")
+    scheduled = OutboxMessage.get(OutboxMessage.actor_name == "disburse")
     assert scheduled.deliver_at.isoformat() == "2026-03-11T12:00:00+00:00"  # Wednesday 09:00 local
+
+
+def test_an_endorsement_whose_message_is_lost_is_re_driven_by_the_sweep_to_disbursed(
+    client, auth, drain, business_day, monkeypatch
+):
+    from models import runtime
+    from models.db.money_path import MoneyPathStep
+    from models.services.disbursement import post_signature
+    from models.services.money_path.redrive import redrive_due
+
+    real_endorse = post_signature.endorse
+    monkeypatch.setattr(post_signature, "endorse", lambda *args, **kwargs: None)  # retries spent, dead-lettered
+    proposal, _contract = sign(client, auth, drain)
+    record = MoneyPathStep.get_by_id(proposal.id)
+    assert (Proposal.get_by_id(proposal.id).status, record.step, record.attempts) == ("SIGNED", "ENDORSE", 0)
+    monkeypatch.setattr(post_signature, "endorse", real_endorse)  # the database is back
+    business_day.move_to(record.due_at + timedelta(seconds=30))  # the step's first re-drive is due
+    report = redrive_due(money_path_settings=runtime.current().settings.money_path)
+    assert report.redriven == {"ENDORSE": 1}
+    drain()
+    assert Proposal.get_by_id(proposal.id).status == "DISBURSED"
+    assert SandboxPayment.select().count() == 1
+    assert MoneyPathStep.get_by_id(proposal.id).finished_at is not None

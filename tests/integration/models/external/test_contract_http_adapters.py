@@ -157,3 +157,16 @@ def test_account_ownership_sends_the_account_in_the_body_and_maps_every_answer(s
         "holder_document": "12345678909",
     }
     assert "567890" not in caplog.text and "12345678909" not in caplog.text
+
+
+def test_funding_finds_a_payment_by_its_idempotency_key(simulator):
+    url, script, seen = simulator.url, simulator.script, simulator.requests
+    script += [(200, {"status": "PAID", "amount": "1000.00", "paid_at": "2026-03-11T12:00:00Z"})]
+    payment = HttpFunding(url, 2).find_payment(idempotency_key="disb-c-1")
+    assert (payment.status, payment.amount) == ("PAID", Decimal("1000.00"))
+    assert (seen[0]["method"], seen[0]["path"]) == ("GET", "/payments/disb-c-1")
+
+
+def test_funding_knows_no_payment_for_an_unknown_key(simulator):
+    simulator.script.append((404, {"error": "not found"}))
+    assert HttpFunding(simulator.url, 2).find_payment(idempotency_key="disb-c-2") is None

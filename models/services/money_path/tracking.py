@@ -1,0 +1,111 @@
+"""Keeping each proposal's step record in step with its facts.
+
+Every use case that moves a proposal along the money path calls :func:`track` in the transaction
+that makes the move and enqueues the next message (under the proposal's lock): the record is
+written before the message can run, so a message that is later lost for good (retries spent
+while the database was away) still leaves a record with the time its step was due, and the
+re-drive sweep (``redrive``) sends the step again. A step that ends the path finishes the record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from models.db.contracts import Contract
+from models.db.money_path import MoneyPathStep
+from models.db.outbox import OutboxMessage
+from models.db.proposals import Proposal
+from models.domain.clock import now
+from models.domain.money_path import Step, StepFacts, step_for
+from models.domain.statuses import Status
+
+log = logging.getLogger(__name__)
+
+ENDORSEMENT_ROUTE = "ENDORSEMENT"
+FRAUD_REVIEW_ROUTE = "FRAUD_REVIEW"
+SIGNATURE_FINISHED = "PROCESS_FINISHED"  # the e-signature provider's final event
+
+
+def signature_result_key(process_id: str) -> str:
+    """The outbox dedup key of a provider event (``signature_events.queue_result``): the row keeps
+    the event's arguments, so it is also the durable copy the re-drive sends again."""
+    return f"esign:{process_id}:{SIGNATURE_FINISHED}"
+
+
+def finished_signature_result(contract: Contract) -> OutboxMessage | None:
+    """The outbox row that carried the provider's finished result for ``contract``, if one came."""
+    if not contract.unico_process_id:
+        return None
+    return OutboxMessage.get_or_none(OutboxMessage.dedup_key == signature_result_key(contract.unico_process_id))
+
+
+def facts_of(proposal: Proposal, contract: Contract) -> StepFacts:
+    """What decides the proposal's step, from its rows as they stand."""
+    status = Status(proposal.status)
+    waiting_result = status in (Status.CONTRACT_GENERATED, Status.AWAITING_SIGNATURE)
+    return StepFacts(
+        status=status,
+        signature_result_received=waiting_result and finished_signature_result(contract) is not None,
+        routed_to_endorsement=contract.post_signature_route == ENDORSEMENT_ROUTE,
+        endorsed=contract.endorsement_id is not None,
+    )
+
+
+def track(proposal: Proposal, contract_id: str, *, due_at: datetime | None = None) -> Step | None:
+    """Bring the proposal's step record in line with its facts (inside unit_of_work, the proposal
+    locked): a new step starts with no re-drive, due at ``due_at`` (default now); the same step keeps
+    its schedule unless ``due_at`` moves it; no step finishes the record. Returns the step."""
+    contract = Contract.get_by_id(contract_id)
+    step = step_for(facts_of(proposal, contract))
+    at = now()
+    row = MoneyPathStep.get_or_none(MoneyPathStep.proposal_id == proposal.id)
+    if step is None:
+        if row is not None and row.finished_at is None:
+            MoneyPathStep.update(finished_at=at, updated_at=at).where(
+                MoneyPathStep.proposal_id == proposal.id
+            ).execute()
+        return None
+    same = row is not None and row.finished_at is None and row.step == step and row.contract_id == contract_id
+    if same and due_at is None:
+        return step
+    fields = {
+        "contract_id": contract_id,
+        "step": step.value,
+        "step_since": at,
+        "due_at": max(due_at or at, at),
+        "attempts": 0,
+        "next_attempt_at": None,
+        "last_error": None,
+        "finished_at": None,
+        "updated_at": at,
+    }
+    if row is None:
+        MoneyPathStep.create(proposal_id=proposal.id, **fields)
+    else:
+        MoneyPathStep.update(**fields).where(MoneyPathStep.proposal_id == proposal.id).execute()
+    return step
+
+
+def note_failure(contract_id: str, error: BaseException) -> None:
+    """Keep the latest error of a step's attempt on its record (best effort: when the database is
+    what failed, this fails too and the record keeps its previous error)."""
+    text = f"{type(error).__name__}: {error}"[:500]
+    try:
+        MoneyPathStep.update(last_error=text, updated_at=now()).where(
+            MoneyPathStep.contract_id == contract_id, MoneyPathStep.finished_at.is_null()
+        ).execute()
+    except Exception:
+        log.debug("money path: could not note the failure of contract %s", contract_id, exc_info=True)
+
+
+@contextmanager
+def failures_noted(contract_id: str) -> Iterator[None]:
+    """Run a step, noting its error on the record before it propagates (the actor retries it)."""
+    try:
+        yield
+    except Exception as error:
+        note_failure(contract_id, error)
+        raise
