@@ -78,6 +78,7 @@ class BenchEnvironment:
         self.log_dir = Path(log_dir) if log_dir else Path(self.metrics_dir).parent
         self.children: list[subprocess.Popen] = []
         self.kept: dict[str, subprocess.Popen] = {}
+        self.latest: dict[str, subprocess.Popen] = {}  # the last process started under each log name
         self.restarts: list[Restart] = []
         self._stopping = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -149,6 +150,7 @@ class BenchEnvironment:
             command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         self.children.append(process)
+        self.latest[log_name] = process
         if restart:
             self.kept[log_name] = process
             if self._watcher is None:
