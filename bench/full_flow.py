@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import itertools
+import os
 import random
 import threading
 import time
@@ -32,6 +33,7 @@ from bench.proc_cpu import CpuSampler, print_cpu
 from bench.process_kinds import SHARED, ServiceProcesses
 from bench.services import BenchEnvironment
 from bench.stats import machine, ms, percentile
+from rabbitmq.pools import LAYOUTS
 
 
 def customer_states(n: int, seed: int) -> list[dict]:
@@ -108,11 +110,11 @@ def _postgres_rows(database_url: str):
     return rows
 
 
-def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float) -> dict:
+def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float, layout: str = "production") -> dict:
     env.start_api()
     receivers = webhook_check.start_receivers(env.cli)
-    env.start_pools()
-    processes = ServiceProcesses(env)
+    env.start_pools(layout=layout)
+    processes = ServiceProcesses(env, layout)
     with CpuSampler(processes.kinds) as sampler:
         results, wall = drive(env.base_url, n, concurrency, poll)
     processes.close()
@@ -166,16 +168,19 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=0.25, help="seconds between polls (202 and DISBURSED)")
     parser.add_argument("--hops", type=int, default=0, help="floor hops per chain (default: measured)")
     parser.add_argument(
+        "--layout", choices=sorted(LAYOUTS), default="production", help="pool layout (rabbitmq/pools.py)"
+    )
+    parser.add_argument(
         "--embedded-n", type=int, default=100, help="proposals through the embedded default afterwards (0: skip)"
     )
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with BenchEnvironment() as env:
-        flow = run_flow_phase(env, args.n, args.concurrency, args.poll)
+        flow = run_flow_phase(env, args.n, args.concurrency, args.poll, args.layout)
         reached = [step for step in STEPS if flow["per_step"].get(step)]
         measured = round(flow["hops_total"] / max(1, len(flow["per_step"].get("start", []))))
         hops = args.hops or measured or ESTIMATED_HOPS
-        floor = floor_run.run(env, args.n, hops)
+        floor = floor_run.run(env, args.n, hops, args.layout)
     _report(args, flow, reached, floor, hops)
     if args.embedded_n:
         embedded_run.run_and_report(args.embedded_n, args.concurrency, args.poll)
@@ -183,7 +188,10 @@ def main() -> None:
 
 def _report(args, flow, reached, floor, hops) -> None:
     n = args.n
-    print(f"\nflow: {n} proposals, {args.concurrency} partner threads, pools of rabbitmq/pools.py, gunicorn 2x8")
+    print(
+        f"\nflow: {n} proposals, {args.concurrency} partner threads, {args.layout} layout of rabbitmq/pools.py, "
+        f"gunicorn {os.environ.get('WEB_CONCURRENCY', '2')}x{os.environ.get('API_THREADS', '8')}"
+    )
     print(f"  steps run: {', '.join(reached) or 'none'}")
     missing = [step for step in STEPS if step not in reached]
     if flow["missing"] or missing:

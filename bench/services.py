@@ -168,7 +168,12 @@ class BenchEnvironment:
                     return
                 self.spawn(*process.args, log_name=name, restart=True)
 
-    def start_api(self, workers: int = 2, threads: int = 8, restart: bool = False) -> None:
+    def start_api(
+        self,
+        workers: int = int(os.environ.get("WEB_CONCURRENCY", "2")),
+        threads: int = int(os.environ.get("API_THREADS", "8")),
+        restart: bool = False,
+    ) -> None:
         self.env.update(WEB_CONCURRENCY=str(workers), API_THREADS=str(threads))
         self.spawn(
             str(BIN / "gunicorn"),
@@ -180,8 +185,9 @@ class BenchEnvironment:
         )
         self.wait_ready()
 
-    def start_pools(self, restart: bool = False) -> None:
-        self.spawn(sys.executable, "-m", "rabbitmq.pools", "run", log_name="pools", restart=restart)
+    def start_pools(self, restart: bool = False, layout: str = "production") -> None:
+        """The pools of ``layout`` (rabbitmq/pools.py LAYOUTS: production or small)."""
+        self.spawn(sys.executable, "-m", "rabbitmq.pools", "--layout", layout, "run", log_name="pools", restart=restart)
         time.sleep(1.0)
 
     def pool_worker_pids(self) -> list[int]:
