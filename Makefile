@@ -40,9 +40,9 @@ worker: $(STAMP) ## one dramatiq pool: make worker QUEUES="credit_analysis" PROC
 	mkdir -p $(METRICS_DIR)
 	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(abspath $(METRICS_DIR))} $(BIN)/dramatiq rabbitmq.worker --skip-logging --processes $(PROCESSES) --threads $(THREADS) --queues $(foreach q,$(QUEUES),$${QUEUE_PREFIX}$(q))
 
-pools: $(STAMP) ## every pool of rabbitmq/pools.py (README table); POOL="webhooks" starts only some
+pools: $(STAMP) ## every pool of rabbitmq/pools.py (README table); POOL="webhooks" starts only some; LAYOUT=small on ~2 cores
 	mkdir -p $(METRICS_DIR)
-	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(abspath $(METRICS_DIR))} $(BIN)/python -m rabbitmq.pools run $(POOL)
+	PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(abspath $(METRICS_DIR))} $(BIN)/python -m rabbitmq.pools $(if $(LAYOUT),--layout $(LAYOUT)) run $(POOL)
 
 procfile: ## print the production layout (API + pools) as Procfile lines
 	@$(BIN)/python -m rabbitmq.pools procfile

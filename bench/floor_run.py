@@ -9,7 +9,7 @@ import time
 import psycopg2
 
 from bench.stats import percentile
-from rabbitmq.pools import POOLS
+from rabbitmq.pools import LAYOUTS
 
 
 def outbox_messages(database_url: str) -> int:
@@ -25,16 +25,17 @@ def outbox_messages(database_url: str) -> int:
         connection.close()
 
 
-def layout() -> tuple[int, int]:
-    """As many worker processes as the documented pools, about as many threads in total."""
-    processes = sum(pool.processes for pool in POOLS)
-    threads = round(sum(pool.processes * pool.threads for pool in POOLS) / processes)
+def layout(name: str = "production") -> tuple[int, int]:
+    """As many worker processes as the pools of the layout, about as many threads in total."""
+    pools = LAYOUTS[name]
+    processes = sum(pool.processes for pool in pools)
+    threads = round(sum(pool.processes * pool.threads for pool in pools) / processes)
     return processes, threads
 
 
-def run(env, n: int, hops: int) -> dict:
+def run(env, n: int, hops: int, pools: str = "production") -> dict:
     """N chains of ``hops`` hops, all started at once; wall time and chain latency."""
-    processes, threads = layout()
+    processes, threads = layout(pools)
     for key in ("AMQP_URL", "DATABASE_URL", "QUEUE_PREFIX"):  # bench.floor reads them at import
         os.environ[key] = env.env[key]
     from bench import floor

@@ -5,24 +5,35 @@ dramatiq chain of as many hops, each one UPDATE on the same database).
     python -m bench.full_flow --n 1000 --concurrency 16      (make bench BENCH_ARGS="--n 1000")
 
 Starts gunicorn and `make pools`-equivalent pools on a throw-away database and queue prefix and
-removes them at the end. Prints proposals per second, p50/p95 per step, and the ratio to the floor.
+removes them at the end. Half the partner threads act as PARTNER_A, half as PARTNER_B; each partner's
+webhook URL points at a local receiver in this process, and every status event must arrive there.
+Prints proposals per second, p50/p95 per step, the webhook check, CPU per process kind (from
+/proc), and the ratio to the floor; then the embedded default (`make run`: SQLite and the
+in-process broker) with ``--embedded-n`` proposals.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import itertools
+import os
 import random
 import threading
 import time
 from collections import defaultdict
 
-from bench import floor_run
+import psycopg2
+
+from bench import embedded_run, floor_run, webhook_check
 from bench.breakdown import breakdown, print_breakdown
 from bench.client import PartnerClient, RouteMissing, StepFailed, valid_cpf
 from bench.flow import STEPS, run_flow
+from bench.proc_cpu import CpuSampler, print_cpu
+from bench.process_kinds import SHARED, ServiceProcesses
 from bench.services import BenchEnvironment
 from bench.stats import machine, ms, percentile
+from rabbitmq.pools import LAYOUTS
 
 
 def customer_states(n: int, seed: int) -> list[dict]:
@@ -42,6 +53,7 @@ def customer_states(n: int, seed: int) -> list[dict]:
 
 
 _clients = threading.local()
+_thread_numbers = itertools.count()
 # Actor messages of one full proposal when the flow cannot be measured (routes missing): 14 status
 # events (CREATED ... DISBURSED) and about 6 work messages (SMS, analysis, bank check, contract,
 # signature result, disbursement).
@@ -60,9 +72,12 @@ def _letters(number: int) -> str:
 
 def _one(base_url: str, state: dict, poll: float) -> tuple[dict, str | None, str | None]:
     # One client per partner thread: the token is fetched once and reused, as the spec advises.
+    # Threads alternate between the sandbox partners, so both partners' webhooks are exercised.
     client = getattr(_clients, "client", None)
     if client is None:
-        client = _clients.client = PartnerClient(base_url, "sandbox-partner-a", "sandbox-secret-a", poll_interval=poll)
+        partners = webhook_check.PARTNERS
+        _, client_id, secret = partners[next(_thread_numbers) % len(partners)]
+        client = _clients.client = PartnerClient(base_url, client_id, secret, poll_interval=poll)
     timings: dict[str, float] = {}
     try:
         run_flow(client, state, on_step=lambda step, seconds, info: timings.__setitem__(step, seconds))
@@ -73,19 +88,57 @@ def _one(base_url: str, state: dict, poll: float) -> tuple[dict, str | None, str
         return timings, "failed", f"{getattr(error, 'step', '?')}: {str(error)[:200]}"
 
 
-def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float) -> dict:
-    env.start_api()
-    env.start_pools()
+def drive(base_url: str, n: int, concurrency: int, poll: float) -> tuple[list, float]:
+    """N journeys on ``concurrency`` partner threads; their results and the wall time."""
     states = customer_states(n, seed=int(time.time()) % 97)
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
-        results = list(pool.map(lambda s: _one(env.base_url, s, poll), states))
-    wall = time.perf_counter() - started
+        results = list(pool.map(lambda s: _one(base_url, s, poll), states))
+    return results, time.perf_counter() - started
+
+
+def _postgres_rows(database_url: str):
+    def rows(sql: str) -> list[tuple]:
+        connection = psycopg2.connect(database_url)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+                return cursor.fetchall()
+        finally:
+            connection.close()
+
+    return rows
+
+
+def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float, layout: str = "production") -> dict:
+    env.start_api()
+    receivers = webhook_check.start_receivers(env.cli)
+    env.start_pools(layout=layout)
+    processes = ServiceProcesses(env, layout)
+    with CpuSampler(processes.kinds) as sampler:
+        results, wall = drive(env.base_url, n, concurrency, poll)
+    processes.close()
+    delivered = webhook_check.check(receivers, _postgres_rows(env.database_url))
     try:
         spent = breakdown(env.base_url)
     except Exception:  # the figures above stand without it
         spent = {"actor": [], "http": []}
     env.stop()
+    for receiver in receivers.values():
+        receiver.stop()
+    summary = summarise(results)
+    summary.update(
+        wall=wall,
+        hops_total=floor_run.outbox_messages(env.database_url),
+        spent=spent,
+        cpu=sampler.totals(),
+        webhooks=delivered,
+    )
+    return summary
+
+
+def summarise(results: list) -> dict:
+    """Per-step timings, missing routes and failures of the journeys' results."""
     per_step, missing, failures = defaultdict(list), set(), defaultdict(int)
     first_failure = {}
     for timings, kind, detail in results:
@@ -99,16 +152,12 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float)
             first_failure.setdefault(step, detail)
     # A proposal stopped by a route that is not deployed still went through every step that exists.
     complete = sum(1 for timings, kind, _ in results if kind in (None, "missing"))
-    hops = floor_run.outbox_messages(env.database_url)
     return {
-        "wall": wall,
         "per_step": per_step,
         "missing": missing,
         "failures": failures,
         "first_failure": first_failure,
         "complete": complete,
-        "hops_total": hops,
-        "spent": spent,
     }
 
 
@@ -118,20 +167,31 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16, help="partner threads driving the API")
     parser.add_argument("--poll", type=float, default=0.25, help="seconds between polls (202 and DISBURSED)")
     parser.add_argument("--hops", type=int, default=0, help="floor hops per chain (default: measured)")
+    parser.add_argument(
+        "--layout", choices=sorted(LAYOUTS), default="production", help="pool layout (rabbitmq/pools.py)"
+    )
+    parser.add_argument(
+        "--embedded-n", type=int, default=100, help="proposals through the embedded default afterwards (0: skip)"
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with BenchEnvironment() as env:
-        flow = run_flow_phase(env, args.n, args.concurrency, args.poll)
+        flow = run_flow_phase(env, args.n, args.concurrency, args.poll, args.layout)
         reached = [step for step in STEPS if flow["per_step"].get(step)]
         measured = round(flow["hops_total"] / max(1, len(flow["per_step"].get("start", []))))
         hops = args.hops or measured or ESTIMATED_HOPS
-        floor = floor_run.run(env, args.n, hops)
+        floor = floor_run.run(env, args.n, hops, args.layout)
     _report(args, flow, reached, floor, hops)
+    if args.embedded_n:
+        embedded_run.run_and_report(args.embedded_n, args.concurrency, args.poll)
 
 
 def _report(args, flow, reached, floor, hops) -> None:
     n = args.n
-    print(f"\nflow: {n} proposals, {args.concurrency} partner threads, pools of rabbitmq/pools.py, gunicorn 2x8")
+    print(
+        f"\nflow: {n} proposals, {args.concurrency} partner threads, {args.layout} layout of rabbitmq/pools.py, "
+        f"gunicorn {os.environ.get('WEB_CONCURRENCY', '2')}x{os.environ.get('API_THREADS', '8')}"
+    )
     print(f"  steps run: {', '.join(reached) or 'none'}")
     missing = [step for step in STEPS if step not in reached]
     if flow["missing"] or missing:
@@ -149,11 +209,10 @@ def _report(args, flow, reached, floor, hops) -> None:
     print(
         f"  completed the steps that exist: {flow['complete']}/{n} in {flow['wall']:.2f} s -> {n / flow['wall']:.1f} proposals/s"
     )
-    print(f"  {'step':<16}{'p50':>12}{'p95':>12}")
-    for step in reached:
-        values = flow["per_step"][step]
-        print(f"  {step:<16}{ms(percentile(values, 50)):>12}{ms(percentile(values, 95)):>12}")
+    print_steps(flow, reached)
+    webhook_check.print_check(flow["webhooks"])
     print(f"  actor messages (outbox rows) per proposal: {flow['hops_total'] / max(1, n):.1f}")
+    print_cpu(flow["cpu"], n, flow["wall"], SHARED)
     print_breakdown(flow["spent"])
     print(f"\nfloor: {n} bare dramatiq chains x {hops} hops (one UPDATE each), {floor['layout']}")
     print(
@@ -165,6 +224,13 @@ def _report(args, flow, reached, floor, hops) -> None:
         f"\nratio: flow throughput = {ratio:.2f} x floor throughput "
         f"(flow wall time {flow['wall'] / floor['wall']:.1f} x floor wall time)"
     )
+
+
+def print_steps(flow: dict, reached: list[str]) -> None:
+    print(f"  {'step':<16}{'p50':>12}{'p95':>12}")
+    for step in reached:
+        values = flow["per_step"][step]
+        print(f"  {step:<16}{ms(percentile(values, 50)):>12}{ms(percentile(values, 95)):>12}")
 
 
 if __name__ == "__main__":

@@ -78,6 +78,7 @@ class BenchEnvironment:
         self.log_dir = Path(log_dir) if log_dir else Path(self.metrics_dir).parent
         self.children: list[subprocess.Popen] = []
         self.kept: dict[str, subprocess.Popen] = {}
+        self.latest: dict[str, subprocess.Popen] = {}  # the last process started under each log name
         self.restarts: list[Restart] = []
         self._stopping = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -149,6 +150,7 @@ class BenchEnvironment:
             command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         self.children.append(process)
+        self.latest[log_name] = process
         if restart:
             self.kept[log_name] = process
             if self._watcher is None:
@@ -166,7 +168,12 @@ class BenchEnvironment:
                     return
                 self.spawn(*process.args, log_name=name, restart=True)
 
-    def start_api(self, workers: int = 2, threads: int = 8, restart: bool = False) -> None:
+    def start_api(
+        self,
+        workers: int = int(os.environ.get("WEB_CONCURRENCY", "2")),
+        threads: int = int(os.environ.get("API_THREADS", "8")),
+        restart: bool = False,
+    ) -> None:
         self.env.update(WEB_CONCURRENCY=str(workers), API_THREADS=str(threads))
         self.spawn(
             str(BIN / "gunicorn"),
@@ -178,8 +185,9 @@ class BenchEnvironment:
         )
         self.wait_ready()
 
-    def start_pools(self, restart: bool = False) -> None:
-        self.spawn(sys.executable, "-m", "rabbitmq.pools", "run", log_name="pools", restart=restart)
+    def start_pools(self, restart: bool = False, layout: str = "production") -> None:
+        """The pools of ``layout`` (rabbitmq/pools.py LAYOUTS: production or small)."""
+        self.spawn(sys.executable, "-m", "rabbitmq.pools", "--layout", layout, "run", log_name="pools", restart=restart)
         time.sleep(1.0)
 
     def pool_worker_pids(self) -> list[int]:

@@ -36,13 +36,21 @@ class Unpublishable(Exception):
     """The row names no declared actor, or arguments its actor does not take: retrying cannot help."""
 
 
+# The arguments check needs the actor's function signature; building it costs more than the rest
+# of the publish, and a function's signature never changes (a redeclared actor is a new function).
+_signatures: dict[object, inspect.Signature] = {}
+
+
 def _actor_for(row: OutboxMessage, broker: dramatiq.Broker) -> dramatiq.Actor:
     try:
         actor = broker.get_actor(row.actor_name)
     except dramatiq.errors.ActorNotFound:
         raise Unpublishable(f"no actor named {row.actor_name!r} is declared") from None
+    signature = _signatures.get(actor.fn)
+    if signature is None:
+        signature = _signatures[actor.fn] = inspect.signature(actor.fn)
     try:
-        inspect.signature(actor.fn).bind(*(row.args or ()), **(row.kwargs or {}))
+        signature.bind(*(row.args or ()), **(row.kwargs or {}))
     except TypeError as error:
         raise Unpublishable(f"arguments do not fit {row.actor_name}: {error}") from None
     return actor
@@ -62,42 +70,67 @@ def relay_due(ids: list[str] | None = None, limit: int | None = None) -> int:
     """Publish unpublished rows that are due (optionally only ``ids``); returns how many."""
     broker = dramatiq.get_broker()
     limit = limit or runtime.current().settings.outbox.batch_size
-    published = 0
     # Two statements: a connection is opened only when none is, the transaction always.
     with db.connection_context() if db.is_closed() else contextlib.nullcontext():  # noqa: SIM117
-        # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so reading the rows
-        # and marking them published cannot fail half-way on a lock upgrade.
+        # On SQLite every transaction begins IMMEDIATE (models/db/database.py), so claiming the rows
+        # cannot fail half-way on a lock upgrade.
         with db.atomic():
-            query = due_messages().order_by(OutboxMessage.deliver_at, OutboxMessage.created_at).limit(limit)
-            if ids is not None:
-                query = query.where(OutboxMessage.id.in_(ids))
-            if is_postgres():  # several relays (API, pools) share the table without double work
-                query = query.for_update(skip_locked=True)
-            for row in query:
-                try:
-                    message = _message_for(row, broker)
-                except Unpublishable as error:
-                    _park(row, str(error))
-                    continue
-                try:
-                    broker.enqueue(message)
-                except Exception as error:
-                    (
-                        OutboxMessage.update(
-                            publish_attempts=OutboxMessage.publish_attempts + 1, last_error=repr(error)[:500]
-                        )
-                        .where(OutboxMessage.id == row.id)
-                        .execute()
-                    )
-                    log.warning("outbox publish failed for %s (%s); will retry", row.id, row.actor_name)
-                    break  # the broker is down: keep order, retry on the next sweep
-                (
-                    OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1)
-                    .where(OutboxMessage.id == row.id)
-                    .execute()
-                )
-                published += 1
+            rows = _claim(ids, limit)
+            return _publish(rows, broker)
+
+
+def _claim(ids: list[str] | None, limit: int) -> list[OutboxMessage]:
+    """Mark the due rows published and read them back, in one statement, in publishing order.
+
+    The mark is undone below for a row that cannot go out; until the transaction commits the rows
+    stay locked, so another relay (API, pools) neither sees them published nor takes them."""
+    due = due_messages().order_by(OutboxMessage.deliver_at, OutboxMessage.created_at).limit(limit)
+    if ids is not None:
+        due = due.where(OutboxMessage.id.in_(ids))
+    if is_postgres():  # several relays share the table without double work
+        due = due.for_update(skip_locked=True)
+    claimed = list(
+        OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1)
+        .where(OutboxMessage.id.in_(due.select(OutboxMessage.id)))
+        .returning(OutboxMessage)
+        .execute()
+    )
+    if ids is not None:  # the order they were written in by the transaction
+        position = {message_id: index for index, message_id in enumerate(ids)}
+        return sorted(claimed, key=lambda row: position.get(row.id, len(position)))
+    return sorted(claimed, key=lambda row: (row.deliver_at, row.created_at))
+
+
+def _publish(rows: list[OutboxMessage], broker: dramatiq.Broker) -> int:
+    published = 0
+    for index, row in enumerate(rows):
+        try:
+            message = _message_for(row, broker)
+        except Unpublishable as error:
+            _unclaim([row.id], attempted=True)
+            _park(row, str(error))
+            continue
+        try:
+            broker.enqueue(message)
+        except Exception as error:
+            _unclaim([row.id], attempted=True, error=repr(error)[:500])
+            _unclaim([later.id for later in rows[index + 1 :]], attempted=False)
+            log.warning("outbox publish failed for %s (%s); will retry", row.id, row.actor_name)
+            break  # the broker is down: keep order, retry on the next sweep
+        published += 1
     return published
+
+
+def _unclaim(ids: list[str], *, attempted: bool, error: str | None = None) -> None:
+    """Give rows the claim marked published back to the relay (``attempted``: keep the attempt)."""
+    if not ids:
+        return
+    fields: dict = {OutboxMessage.published_at: None}
+    if not attempted:
+        fields[OutboxMessage.publish_attempts] = OutboxMessage.publish_attempts - 1
+    if error is not None:
+        fields[OutboxMessage.last_error] = error
+    OutboxMessage.update(fields).where(OutboxMessage.id.in_(ids)).execute()
 
 
 def _park(row: OutboxMessage, error: str) -> None:
