@@ -139,6 +139,26 @@ def cancel_scheduled(dedup_key: str) -> int:
     )
 
 
+def cancel_scheduled_series(actor: ActorName, key_prefix: str) -> int:
+    """Cancel ``actor``'s scheduled, not yet published messages whose dedup key starts with
+    ``key_prefix`` (a series of re-checks keyed ``<prefix><instant>``). Read through the
+    unpublished rows' index, so the cost is that of the few rows still scheduled."""
+    _current()
+    ids = [
+        row.id
+        for row in OutboxMessage.select(OutboxMessage.id, OutboxMessage.dedup_key).where(
+            OutboxMessage.published_at.is_null(),
+            OutboxMessage.deliver_at > now(),
+            OutboxMessage.canceled_at.is_null(),
+            OutboxMessage.actor_name == str(actor),
+        )
+        if row.dedup_key and row.dedup_key.startswith(key_prefix)
+    ]
+    if not ids:
+        return 0
+    return OutboxMessage.update(canceled_at=now()).where(OutboxMessage.id.in_(ids)).execute()
+
+
 def notify(key: str) -> None:
     """Wake whoever waits on ``key`` (a hybrid request) once this transaction has committed."""
     _current().wake_keys.append(key)

@@ -22,7 +22,7 @@ from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
-from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.platform.unit_of_work import cancel_scheduled_series, enqueue, unit_of_work
 from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import WebhooksSettings
@@ -112,12 +112,19 @@ def _held(delivery: WebhookDelivery, settings: WebhooksSettings, status_change_i
         locked_proposal(delivery.proposal_id)
         if not status_events.earlier_pending(delivery):
             return False
+        recheck_at = now() + timedelta(seconds=settings.hold_recheck_seconds)
         enqueue(
             ActorName.DELIVER_STATUS_CHANGE,
             status_change_id,
-            deliver_at=now() + timedelta(seconds=settings.hold_recheck_seconds),
+            deliver_at=recheck_at,
+            dedup_key=f"{_hold_key(status_change_id)}{recheck_at.isoformat()}",
         )
     return True
+
+
+def _hold_key(status_change_id: int) -> str:
+    """The dedup-key prefix of a held event's durable re-checks (one key per re-check instant)."""
+    return f"status-hold:{status_change_id}:"
 
 
 def _attempt(
@@ -174,6 +181,9 @@ def _finish(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None
     waiting = status_events.next_waiting_change(delivery)
     if waiting is not None:
         enqueue(ActorName.DELIVER_STATUS_CHANGE, waiting.id)
+        # Released now: its durable re-check would only find it sent, one actor run and outbox row
+        # per held event for nothing (the re-check stays the fallback when no release comes).
+        cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
     return status
 
 

@@ -227,3 +227,19 @@ def test_a_later_event_waits_while_an_earlier_one_is_retried(receiver, configure
     statuses = [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
     assert statuses == ["TOKEN_SENT", "TOKEN_SENT", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS"]
     assert [r.headers["X-Event-Sequence"] for r in hook.received][-3:] == ["1", "2", "3"]
+
+
+def test_a_released_event_leaves_no_durable_recheck_behind(receiver, configure_partner, new_proposal, drain):
+    """The release runs the waiting event at once; its scheduled re-check is cancelled rather than
+    left to run later for nothing (the re-check only matters when no release comes)."""
+    from models.db.outbox import OutboxMessage
+
+    hook = receiver(script=[500, 500])
+    configure_partner(webhook_url=hook.url())
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    drain()
+    assert len(hook.received) == 5
+    rechecks = OutboxMessage.select().where(OutboxMessage.dedup_key.startswith("status-hold:"))
+    assert rechecks.count() >= 1, "the later events were held"
+    assert [row.id for row in rechecks if row.published_at is None and row.canceled_at is None] == []
