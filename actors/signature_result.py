@@ -14,8 +14,10 @@ from rabbitmq.queues import SIGNATURE_RESULT, queue_name
     min_backoff=500,
     max_backoff=10000,
 )
-def handle_signature_result(process_id: str, event: str, results: dict) -> None:
-    """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates ignored)."""
+def handle_signature_result(process_id: str, event: str, results: dict, received_at: str | None = None) -> None:
+    """PROCESS_STARTED -> IN_PROGRESS; PROCESS_FINISHED -> SIGNED or SIGNATURE_FAILED (duplicates
+    ignored). ``received_at``: when the event reached us (ISO 8601; absent in older messages)."""
+    from models.domain.clock import parse_instant
     from models.services.contract.signature import handle_result
 
     settings = runtime.current().settings
@@ -23,6 +25,7 @@ def handle_signature_result(process_id: str, event: str, results: dict) -> None:
         process_id,
         event,
         results,
+        received_at=parse_instant(received_at) if received_at else None,
         esignature_settings=settings.esignature,
         contract_settings=settings.contract,
     )

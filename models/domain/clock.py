@@ -45,3 +45,8 @@ def isoformat_z(dt: datetime) -> str:
     """Format an instant as ``YYYY-MM-DDTHH:MM:SS.sssZ`` (UTC, milliseconds)."""
     utc = to_utc(dt)
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def parse_instant(value: str) -> datetime:
+    """The instant ``isoformat_z`` wrote (any ISO 8601 form; naive is UTC), as an aware UTC datetime."""
+    return to_utc(datetime.fromisoformat(value))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import Enum
 
 PROCESS_RESULT_OK = "PROCESS_RESULT_OK"
@@ -41,3 +42,9 @@ def signature_valid(
         and liveness_result == LIVENESS_RESULT_LIVE
         and trust_result != TRUST_RESULT_YES
     )
+
+
+def arrived_in_time(received_at: datetime, expires_at: datetime | None) -> bool:
+    """A provider's result counts when it reached us before the signature deadline, however late
+    we apply it (a queue backlog or an outage must not expire what the customer signed in time)."""
+    return expires_at is None or received_at < expires_at

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain import calendar
-from models.domain.clock import now
+from models.domain.clock import now, parse_instant
 from models.domain.lifecycles import ContractStatus
-from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus, signature_valid
+from models.domain.signature import OPEN_SIGNATURE_STATUSES, SignatureStatus, arrived_in_time, signature_valid
 from models.domain.status_machine import Trigger, can
 from models.domain.statuses import Status
 from models.services.contract import cancellation, signed_version
@@ -47,6 +49,7 @@ def handle_result(
     *,
     esignature_settings: ESignatureSettings,
     contract_settings: ContractSettings,
+    received_at: datetime | None = None,
 ) -> None:
     """Apply a provider event: started -> IN_PROGRESS; finished -> SIGNED or SIGNATURE_FAILED.
 
@@ -65,6 +68,7 @@ def handle_result(
             contract,
             event,
             results,
+            received_at or proposal_now(proposal),
             esignature_settings=esignature_settings,
             contract_settings=contract_settings,
         )
@@ -76,12 +80,14 @@ def _apply_result(
     contract: Contract,
     event: str,
     results: dict,
+    received_at: datetime,
     *,
     esignature_settings: ESignatureSettings,
     contract_settings: ContractSettings,
 ) -> None:
-    """handle_result's decision (inside its unit_of_work, the CPF and the proposal locked)."""
-    if contract.signature_expires_at is not None and proposal_now(proposal) >= contract.signature_expires_at:
+    """handle_result's decision (inside its unit_of_work, the CPF and the proposal locked);
+    ``received_at``: when the event reached us, on the proposal's clock."""
+    if not arrived_in_time(received_at, contract.signature_expires_at):
         _expire(proposal, contract)  # late: the deadline decides, whatever the result says
         return
     if event == STARTED:
@@ -102,7 +108,7 @@ def _apply_result(
         )
         return
     if signature_valid(**checks):
-        signed_at = proposal_now(proposal)
+        signed_at = received_at  # when the customer's signature reached us, however late applied
         recorded = signed_version.evidence(
             contract,
             checks,
@@ -147,9 +153,18 @@ def expire(contract_id: str) -> None:
             not can(proposal.status, Trigger.SIGNATURE_EXPIRED)
             or not unsigned
             or proposal_now(proposal) < contract.signature_expires_at
+            or _result_arrived_in_time(contract)
         ):
             return
         _expire(proposal, contract)
+
+
+def _result_arrived_in_time(contract: Contract) -> bool:
+    """A finished result reached us before the deadline and waits to be applied (a backlog or an
+    outage): it decides, not the deadline; the money path's sweep drives it if its message is lost."""
+    row = money_path.finished_signature_result(contract)
+    received = row.kwargs.get("received_at") if row is not None else None
+    return received is not None and arrived_in_time(parse_instant(received), contract.signature_expires_at)
 
 
 def _expire(proposal: Proposal, contract: Contract) -> None:

@@ -4,9 +4,11 @@ signature-result actor through the outbox."""
 from __future__ import annotations
 
 from models.db.contracts import Contract
+from models.domain.clock import isoformat_z, now
 from models.domain.errors import NotFound
 from models.services.money_path import tracking as money_path
 from models.services.platform.actor_names import ActorName
+from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.unit_of_work import enqueue, unit_of_work
 
 
@@ -14,14 +16,21 @@ def queue_result(process_id: str, event: str, results: dict) -> None:
     """Hand an event to the signature-result actor (inside unit_of_work); duplicates keep one message.
     The outbox row keeps the finished result: the money path's step record points at it, so a
     result whose message is lost is applied again by the re-drive sweep."""
-    queued = enqueue(
-        ActorName.HANDLE_SIGNATURE_RESULT, process_id, event, results, dedup_key=f"esign:{process_id}:{event}"
-    )
-    if queued is None or event != money_path.SIGNATURE_FINISHED:
-        return
     contract = Contract.get_or_none(Contract.unico_process_id == process_id)
-    if contract is not None:
-        money_path.track(contract.proposal, contract.id)
+    # When it reached us, on the proposal's clock: whether it came before the signature deadline
+    # is judged by this instant, not by when the actor gets to apply it.
+    received_at = proposal_now(contract.proposal) if contract is not None else now()
+    queued = enqueue(
+        ActorName.HANDLE_SIGNATURE_RESULT,
+        process_id,
+        event,
+        results,
+        received_at=isoformat_z(received_at),
+        dedup_key=f"esign:{process_id}:{event}",
+    )
+    if queued is None or event != money_path.SIGNATURE_FINISHED or contract is None:
+        return
+    money_path.track(contract.proposal, contract.id)
 
 
 def accept_result(process_id: str, event: str, results: dict) -> None:

@@ -55,7 +55,8 @@ def _send(step: Step, contract) -> bool:
         if row is None:
             return False
         process_id, _event, results = row.args
-        enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, SIGNATURE_FINISHED, results)
+        # with the instant it first reached us: the deadline is judged by it, not by this re-drive
+        enqueue(ActorName.HANDLE_SIGNATURE_RESULT, process_id, SIGNATURE_FINISHED, results, **row.kwargs)
         return True
     if step is Step.GENERATE:
         enqueue(ActorName.GENERATE_CONTRACT, contract.id)

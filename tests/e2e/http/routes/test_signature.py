@@ -1,6 +1,7 @@
 """Signature: sandbox signing pages, the HMAC callback, the four checks and duplicates."""
 
 import json
+from datetime import timedelta
 
 import pytest
 
@@ -124,3 +125,38 @@ def test_completing_a_closed_sandbox_process_is_409(client, drain, waiting):
     client.post(signing_path(contract), json={})
     assert client.post(signing_path(contract), json={}).status_code == 409
     drain()
+
+
+def test_a_result_that_reached_us_in_time_counts_however_late_it_is_applied(
+    client, drain, waiting, business_day, held_outbox
+):
+    # Given the customer's signature reached us before the deadline, but the worker stalled
+    proposal, contract = waiting
+    row = Contract.get_by_id(contract["contract_id"])
+    finished = {"process_id": row.unico_process_id, "event": "PROCESS_FINISHED", **PASSING}
+    assert callback(client, finished).status_code == 200
+    # When the deadline passes before the result is applied, and the expiry runs first
+    business_day.move_to(row.signature_expires_at + timedelta(minutes=5))
+    from models.services.contract.signature import expire
+
+    expire(row.id)
+    drain()
+    # Then the signature decides: signed at the instant it reached us, never expired
+    row = Contract.get_by_id(row.id)
+    assert "SIGNED" in history(proposal.id) and "EXPIRED" not in history(proposal.id)
+    assert row.signature_status == "SIGNED" and row.signed_at < row.signature_expires_at
+
+
+def test_a_result_that_reached_us_after_the_deadline_does_not_sign(client, drain, waiting, business_day, held_outbox):
+    proposal, contract = waiting
+    row = Contract.get_by_id(contract["contract_id"])
+    business_day.move_to(row.signature_expires_at + timedelta(seconds=1))
+    assert callback(
+        client, {"process_id": row.unico_process_id, "event": "PROCESS_FINISHED", **PASSING}
+    ).status_code in (
+        200,
+        409,
+    )
+    drain()
+    assert "SIGNED" not in history(proposal.id)
+    assert Contract.get_by_id(row.id).signature_status != "SIGNED"

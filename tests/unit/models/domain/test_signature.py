@@ -35,3 +35,16 @@ def test_missing_positive_result_invalidates(index):
 
 def test_signature_status_values():
     assert [s.value for s in SignatureStatus] == ["PENDING", "IN_PROGRESS", "SIGNED", "EXPIRED", "REJECTED"]
+
+
+def test_a_result_counts_when_it_reached_us_before_the_deadline():
+    from datetime import datetime, timedelta, timezone
+
+    from models.domain.clock import isoformat_z, parse_instant
+    from models.domain.signature import arrived_in_time
+
+    deadline = datetime(2026, 3, 11, 0, 0, tzinfo=timezone.utc)
+    assert arrived_in_time(deadline - timedelta(milliseconds=1), deadline)
+    assert not arrived_in_time(deadline, deadline)
+    assert arrived_in_time(deadline + timedelta(days=9), None)  # no deadline set
+    assert parse_instant(isoformat_z(deadline - timedelta(milliseconds=1))) == deadline - timedelta(milliseconds=1)
