@@ -18,7 +18,7 @@ import requests
 
 from bench import webhook_check
 from bench.proc_cpu import CpuSampler, print_cpu
-from bench.services import BIN, ROOT, descendants, free_port
+from bench.services import ROOT, descendants, free_port, run_cli
 
 KIND = "embedded service (API + worker)"
 
@@ -60,17 +60,7 @@ class EmbeddedService:
         raise RuntimeError(f"the embedded service did not become ready (log in {self.directory})")
 
     def cli(self, *arguments: str) -> str:
-        done = subprocess.run(
-            [str(BIN / "flask"), "--app", "app:create_app", *arguments],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if done.returncode:
-            raise RuntimeError(f"cli {' '.join(arguments)} failed: {done.stderr[-2000:]}")
-        return done.stdout
+        return run_cli(self.env, *arguments)
 
     def rows(self, sql: str) -> list[tuple]:
         connection = sqlite3.connect(self.path, timeout=30)

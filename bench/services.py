@@ -37,6 +37,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def run_cli(env: dict[str, str], *arguments: str) -> str:
+    """An ops command (`make cli ARGS="..."`) in ``env``; its output (RuntimeError when it fails)."""
+    done = subprocess.run(
+        [str(BIN / "flask"), "--app", "app:create_app", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode:
+        raise RuntimeError(f"cli {' '.join(arguments)} failed: {done.stderr[-2000:]}")
+    return done.stdout
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (children first), read from /proc (Linux)."""
     parents: dict[int, list[int]] = {}
@@ -197,17 +212,7 @@ class BenchEnvironment:
 
     def cli(self, *arguments: str) -> str:
         """An ops command (`make cli ARGS="..."`) against this environment; its output."""
-        done = subprocess.run(
-            [str(BIN / "flask"), "--app", "app:create_app", *arguments],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if done.returncode:
-            raise RuntimeError(f"cli {' '.join(arguments)} failed: {done.stderr[-2000:]}")
-        return done.stdout
+        return run_cli(self.env, *arguments)
 
     def wait_ready(self, limit: float = 60.0) -> None:
         deadline = time.monotonic() + limit
