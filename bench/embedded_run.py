@@ -11,14 +11,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-
-import requests
 
 from bench import webhook_check
 from bench.proc_cpu import CpuSampler, print_cpu
-from bench.services import ROOT, descendants, free_port, run_cli
+from bench.services import ROOT, descendants, free_port, run_cli, wait_until_ready
 
 KIND = "embedded service (API + worker)"
 
@@ -49,15 +46,7 @@ class EmbeddedService:
         self.process = subprocess.Popen(
             [sys.executable, "app.py"], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.base_url + "/health/ready", timeout=2).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"the embedded service did not become ready (log in {self.directory})")
+        wait_until_ready(self.base_url, 60, f"the embedded service did not become ready (log in {self.directory})")
 
     def cli(self, *arguments: str) -> str:
         return run_cli(self.env, *arguments)

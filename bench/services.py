@@ -37,6 +37,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_until_ready(base_url: str, limit: float, failure: str) -> None:
+    """Poll ``/health/ready`` until it answers 200; RuntimeError(``failure``) after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(base_url + "/health/ready", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(failure)
+
+
 def run_cli(env: dict[str, str], *arguments: str) -> str:
     """An ops command (`make cli ARGS="..."`) in ``env``; its output (RuntimeError when it fails)."""
     done = subprocess.run(
@@ -215,15 +228,7 @@ class BenchEnvironment:
         return run_cli(self.env, *arguments)
 
     def wait_ready(self, limit: float = 60.0) -> None:
-        deadline = time.monotonic() + limit
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.base_url + "/health/ready", timeout=2).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"the bench API did not become ready (logs in {self.log_dir})")
+        wait_until_ready(self.base_url, limit, f"the bench API did not become ready (logs in {self.log_dir})")
 
     def stop(self) -> None:
         self._stopping.set()
