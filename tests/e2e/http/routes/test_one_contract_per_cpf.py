@@ -79,7 +79,9 @@ def test_a_disbursed_contract_blocks_only_when_signed_after_this_proposals_analy
     assert post_contract(client, auth, ready("PARTNER_A")).status_code == status
 
 
-def test_simultaneous_generations_for_one_cpf_at_two_origins_make_one_contract(client, auth, business_day):
+def test_simultaneous_generations_for_one_cpf_at_two_origins_make_one_contract(client, auth, business_day, held_outbox):
+    # The outbox is held so the winner stays CONTRACT_GENERATION_IN_PROGRESS while the loser is
+    # decided (a fast worker would otherwise finish first and the refusal be CONTRACT_ALREADY_GENERATED).
     proposals = [ready("PARTNER_A"), ready("PARTNER_B")]
     barrier, answers = threading.Barrier(2), {}
 
