@@ -16,14 +16,24 @@ from rabbitmq.queues import SCHEDULER, queue_name
 )
 def sweep_lifecycle() -> None:
     """Schedule the next slot first (a failing pass must not end the schedule), then settle every
-    proposal whose deadline has come (idempotent: each is re-checked under its lock)."""
+    proposal whose deadline has come and send a new code where a code message was lost
+    (idempotent: each is re-checked under its lock)."""
+    from models.services.credit.code_redrive import redrive_lost_codes
     from models.services.lifecycle.sweep import schedule_next_sweep, sweep
 
-    settings = runtime.current().settings
+    rt = runtime.current()
+    settings = rt.settings
     schedule_next_sweep(lifecycle_settings=settings.lifecycle)
     sweep(
         lifecycle_settings=settings.lifecycle,
         credit_settings=settings.credit,
         contract_settings=settings.contract,
         sandbox_routes=settings.sandbox_routes,
+    )
+    redrive_lost_codes(
+        sms=rt.ports.sms,
+        messaging_app=rt.ports.messaging_app,
+        contact_settings=settings.contact,
+        jwt_signing_key=settings.jwt_signing_key,
+        batch_size=settings.lifecycle.sweep_batch_size,
     )

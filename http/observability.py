@@ -24,7 +24,8 @@ metrics_blp = Blueprint("metrics", __name__)
 @metrics_blp.route("/metrics")
 def expose_metrics():
     """Prometheus exposition: API and actor metrics plus business figures (cached, see config)."""
-    body, content_type = metrics.render(runtime.current().settings.metrics.business_cache_seconds)
+    settings = runtime.current().settings
+    body, content_type = metrics.render(settings.metrics.business_cache_seconds, settings.contact)
     return Response(body, content_type=content_type)
 
 

@@ -162,6 +162,9 @@ class MoneyPathSettings:
 class ContactSettings:
     max_token_attempts: int
     resend_cooldown_seconds: int
+    # A code message still without an outcome this long after it was handed over is lost: a new
+    # code replaces it (models/domain/code_messages.py); 0 turns the re-drive off.
+    unanswered_message_seconds: float
 
 
 @dataclass(frozen=True)

@@ -76,8 +76,9 @@ def _check_cooldown(proposal: Proposal, contact_settings: ContactSettings) -> No
         )
 
 
-def _new_token(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[ContactToken, MessageSend, str]:
-    """Inside a unit of work: supersede the old code, store the new one hashed, record the send."""
+def issue_code(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[ContactToken, MessageSend, str]:
+    """Inside a unit of work: supersede the old code, store the new one hashed, record the send
+    (QUEUED until ``deliver_code`` records its outcome)."""
     code = f"{secrets.randbelow(10**6):06d}"
     sent_at = now()
     ContactToken.update(superseded_at=sent_at).where(
@@ -110,7 +111,11 @@ def _ensure_phone_free(phone: str, cpf: str, *, origin: str | None = None) -> No
         raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
 
 
-def _deliver(send: MessageSend, code: str, provider: MessagingPort) -> None:
+def provider_for(channel: str, *, sms: MessagingPort, messaging_app: MessagingPort) -> MessagingPort:
+    return sms if channel == SMS else messaging_app
+
+
+def deliver_code(send: MessageSend, code: str, provider: MessagingPort) -> None:
     """After commit: hand the text to the provider and record the outcome on the send."""
     try:
         provider_id = provider.send(send.recipient, TEXT.format(code=code), reference=str(send.id))
@@ -161,8 +166,8 @@ def send_contact(
         proposal.email, proposal.phone = email, phone
         if proposal.status != Status.TOKEN_SENT.value:  # a second contact call is not a status change
             move(proposal, Trigger.SEND_CONTACT)
-        token, send, code = _new_token(proposal, SMS, jwt_signing_key)
-    _deliver(send, code, sms)
+        token, send, code = issue_code(proposal, SMS, jwt_signing_key)
+    deliver_code(send, code, sms)
     return token
 
 
@@ -189,8 +194,8 @@ def resend(
                 details={"currentStatus": proposal.status, "requiredStatus": Status.TOKEN_SENT.value},
             )
         _check_cooldown(proposal, contact_settings)
-        token, send, code = _new_token(proposal, channel, jwt_signing_key)
-    _deliver(send, code, sms if channel == SMS else messaging_app)
+        token, send, code = issue_code(proposal, channel, jwt_signing_key)
+    deliver_code(send, code, provider_for(channel, sms=sms, messaging_app=messaging_app))
     return token
 
 

@@ -24,6 +24,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
+from models.settings import ContactSettings
+
 NAMESPACE = "consignado"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -84,8 +86,9 @@ class BusinessCollector:
     scrapers (or a fast scrape interval) cost one set of queries per interval.
     """
 
-    def __init__(self, ttl: float) -> None:
+    def __init__(self, ttl: float, contact_settings: ContactSettings) -> None:
         self.ttl = ttl
+        self.contact_settings = contact_settings
         self._lock = threading.Lock()
         self._cached: list | None = None
         self._at = 0.0
@@ -100,7 +103,7 @@ class BusinessCollector:
     def _read(self) -> list:
         up = GaugeMetricFamily(f"{NAMESPACE}_business_metrics_up", "1 when the business figures below could be read.")
         try:
-            families = _business_families()
+            families = _business_families(self.contact_settings)
         except Exception:  # the scrape still answers; the database may be down
             up.add_metric([], 0)
             return [up]
@@ -108,11 +111,17 @@ class BusinessCollector:
         return [up, *families]
 
 
-def _business_families() -> list:
+def _business_families(contact_settings: ContactSettings) -> list:
     from models.db.database import db
 
     with db.connection_context() if db.is_closed() else _nullcontext():
-        families = [_proposals_by_status(), _failed_deliveries(), *_outbox(), _money_path_stuck()]
+        families = [
+            _proposals_by_status(),
+            _failed_deliveries(),
+            *_outbox(),
+            _money_path_stuck(),
+            _code_messages_unanswered(contact_settings),
+        ]
         if _queue_depth_reader is not None:
             families.append(_queue_depth(_queue_depth_reader))
         return families
@@ -181,6 +190,18 @@ def _money_path_stuck() -> GaugeMetricFamily:
     return family
 
 
+def _code_messages_unanswered(contact_settings: ContactSettings) -> GaugeMetricFamily:
+    from models.services.credit.code_redrive import unanswered_count
+
+    family = GaugeMetricFamily(
+        f"{NAMESPACE}_code_messages_unanswered",
+        "Verification-code messages without an outcome past contact.unanswered_message_seconds, "
+        "waiting for the lifecycle sweep to send a new code.",
+    )
+    family.add_metric([], unanswered_count(contact_settings))
+    return family
+
+
 def _queue_depth(reader: QueueDepthReader) -> GaugeMetricFamily:
     family = GaugeMetricFamily(f"{NAMESPACE}_queue_depth", "Messages waiting in each broker queue.", labels=["queue"])
     for queue, depth in reader().items():
@@ -191,11 +212,11 @@ def _queue_depth(reader: QueueDepthReader) -> GaugeMetricFamily:
 _collector: BusinessCollector | None = None
 
 
-def business_collector(ttl: float) -> BusinessCollector:
+def business_collector(ttl: float, contact_settings: ContactSettings) -> BusinessCollector:
     """The process's business collector (one cache per process)."""
     global _collector
     if _collector is None:
-        _collector = BusinessCollector(ttl)
+        _collector = BusinessCollector(ttl, contact_settings)
     return _collector
 
 
@@ -227,8 +248,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def render(ttl: float) -> tuple[bytes, str]:
-    """The exposition text for GET /metrics and its content type."""
+def render(ttl: float, contact_settings: ContactSettings) -> tuple[bytes, str]:
+    """The exposition text for GET /metrics and its content type (``ttl``: how long business
+    figures are cached; ``contact_settings``: when a code message counts as lost)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
@@ -237,7 +259,7 @@ def render(ttl: float) -> tuple[bytes, str]:
     else:
         registry = CollectorRegistry()
         registry.register(_DefaultRegistryView())
-    registry.register(business_collector(ttl))
+    registry.register(business_collector(ttl, contact_settings))
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 

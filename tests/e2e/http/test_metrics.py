@@ -1,5 +1,6 @@
 """GET /metrics: Prometheus text, no token, API/actor metrics and business figures."""
 
+from models import runtime
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
 from models.db.webhooks import WebhookDelivery
@@ -64,13 +65,14 @@ def test_business_figures_come_from_the_database(client, monkeypatch):
     assert _value(text, 'consignado_webhook_deliveries_failed{kind="auction"}') == 1
     assert _value(text, "consignado_outbox_backlog") == 1
     assert _value(text, "consignado_outbox_parked") == 1
+    assert _value(text, "consignado_code_messages_unanswered") == 0
     assert _value(text, "consignado_business_metrics_up") == 1
     assert "consignado_queue_depth{queue=" in text
 
 
 def test_business_figures_are_cached_between_scrapes(monkeypatch):
     reads = []
-    collector = metrics.BusinessCollector(ttl=60)
+    collector = metrics.BusinessCollector(60, runtime.current().settings.contact)
     monkeypatch.setattr(collector, "_read", lambda: reads.append(1) or [])
     collector.collect()
     collector.collect()
