@@ -16,8 +16,9 @@ from rabbitmq.queues import SCHEDULER, queue_name
 )
 def sweep_lifecycle() -> None:
     """Schedule the next slot first (a failing pass must not end the schedule), then settle every
-    proposal whose deadline has come and send a new code where a code message was lost
-    (idempotent: each is re-checked under its lock)."""
+    proposal whose deadline has come, run again the analyses whose run was lost and send a new
+    code where a code message was lost (idempotent: each is re-checked or deduplicated)."""
+    from models.services.credit.analysis_redrive import redrive_stalled_analyses
     from models.services.credit.code_redrive import redrive_lost_codes
     from models.services.lifecycle.sweep import schedule_next_sweep, sweep
 
@@ -37,3 +38,4 @@ def sweep_lifecycle() -> None:
         jwt_signing_key=settings.jwt_signing_key,
         batch_size=settings.lifecycle.sweep_batch_size,
     )
+    redrive_stalled_analyses(lifecycle_settings=settings.lifecycle, batch_size=settings.lifecycle.sweep_batch_size)

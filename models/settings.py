@@ -143,6 +143,9 @@ class LifecycleSettings:
     sweep_batch_size: int
     idle_before_analysis_days: int
     analysis_stall_minutes: int
+    # An analysis still in progress this long after its status began is run again (its message
+    # lost in an outage longer than the actor's retries); 0 turns the re-drive off.
+    analysis_redrive_seconds: float
 
 
 @dataclass(frozen=True)

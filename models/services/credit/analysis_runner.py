@@ -319,10 +319,18 @@ def auto_retry(analysis_id: str) -> None:
 
 
 INTERNAL_ERROR_CODE = "CRA-INT-001"
+# What the database (PostgreSQL or SQLite, through peewee or the pool) raises when it cannot be
+# reached or is out of connections: the exception class names the give-up hook receives.
+DATABASE_AWAY_ERRORS = frozenset({"OperationalError", "InterfaceError", "MaxConnectionsExceeded"})
 
 
 def give_up(analysis_id: str, error_type: str) -> None:
-    """The analysis actor failed on every try: close the analysis as a technical failure."""
+    """The analysis actor failed on every try: close the analysis as a technical failure, unless
+    the last error was the database being away (``error_type``, the exception's class name): the
+    analysis is not at fault, and the lifecycle sweep runs it again (``analysis_redrive``)."""
+    if error_type in DATABASE_AWAY_ERRORS:
+        log.warning("credit analysis %s: its run gave up on %s; left for the re-drive", analysis_id, error_type)
+        return
     claimed = _claim(analysis_id)
     if claimed is not None:
         _fail(claimed[0], claimed[1], INTERNAL_ERROR_CODE, f"internal error ({error_type})", retryable=False)
