@@ -71,6 +71,8 @@ def deliver(
     Raises RetryLater (not due yet, or an attempt failed with attempts left) or DeliveryExhausted.
     """
     settings = webhooks_settings
+    # One transaction before the POST: the record, the order check and the claim of the attempt
+    # (the usual case, an event whose predecessors are final, costs no other round trip).
     with unit_of_work():
         recorded = status_events.record(status_change_id)
         if recorded is None:
@@ -80,14 +82,23 @@ def deliver(
             return delivery.status
         if not partner.webhook_url:  # recorded and skipped in one transaction
             return _finish(delivery, DeliveryStatus.SKIPPED, "no webhook URL configured")
-    if _held(delivery, settings, status_change_id):
-        return DeliveryStatus.PENDING
-    wait = deliveries.seconds_until_due(delivery)
-    if wait > 0 or not deliveries.claim(delivery, settings.status_timeout_seconds + 5):
-        delivery = WebhookDelivery.get_by_id(delivery.id)
-        if delivery.status != DeliveryStatus.PENDING:
-            return delivery.status
-        raise RetryLater(max(1, int(deliveries.seconds_until_due(delivery) * 1000)))
+        # A first attempt waits while an earlier event of the proposal is pending (retries of an
+        # event already sent in order do not).
+        behind = not delivery.attempts and status_events.earlier_pending(delivery)
+        claimed = (
+            not behind
+            and deliveries.seconds_until_due(delivery) <= 0
+            and deliveries.claim(delivery, settings.status_timeout_seconds + 5)
+        )
+    if not claimed:
+        if behind and _held(delivery, settings, status_change_id):
+            return DeliveryStatus.PENDING
+        wait = deliveries.seconds_until_due(delivery)
+        if wait > 0 or not deliveries.claim(delivery, settings.status_timeout_seconds + 5):
+            delivery = WebhookDelivery.get_by_id(delivery.id)
+            if delivery.status != DeliveryStatus.PENDING:
+                return delivery.status
+            raise RetryLater(max(1, int(deliveries.seconds_until_due(delivery) * 1000)))
     return _attempt(
         delivery,
         partner,
@@ -99,9 +110,8 @@ def deliver(
 
 
 def _held(delivery: WebhookDelivery, settings: WebhooksSettings, status_change_id: int) -> bool:
-    """Wait behind an earlier pending event (bounded by hold_max_seconds); re-check durably."""
-    if delivery.attempts or not status_events.earlier_pending(delivery):
-        return False
+    """Wait behind the earlier pending event ``deliver`` saw (bounded by hold_max_seconds);
+    re-check durably."""
     if now() - delivery.created_at > timedelta(seconds=settings.hold_max_seconds):
         log.warning("status event %s sent out of order after waiting %ss", delivery.id, settings.hold_max_seconds)
         return False
@@ -147,13 +157,21 @@ def _attempt(
         partner_endpoints=partner_endpoints,
         environment=environment,
     )
-    deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
-    if response.ok:
-        return _close(delivery, DeliveryStatus.DELIVERED)
-    error = deliveries.describe_failure(response)
+    # One transaction after it: the attempt's log line, the outcome and the release of the next
+    # event, under the proposal's lock (see _held).
     schedule = list(settings.status_schedule_seconds)
-    if delivery.attempts >= len(schedule):
-        _close(delivery, DeliveryStatus.FAILED, error)
+    error = None if response.ok else deliveries.describe_failure(response)
+    with unit_of_work():
+        deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
+        if response.ok:
+            return _finish(delivery, DeliveryStatus.DELIVERED, None)
+        exhausted = delivery.attempts >= len(schedule)
+        if exhausted:
+            _finish(delivery, DeliveryStatus.FAILED, error)
+        else:
+            delay = next_offset_delay(schedule, delivery.attempts, delivery.round_started_at, now())
+            deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error or "")
+    if exhausted:
         log.error(
             "status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",
             partner.code,
@@ -163,19 +181,12 @@ def _attempt(
             error,
         )
         raise DeliveryExhausted(f"delivery {delivery.id}: {error}")
-    delay = next_offset_delay(schedule, delivery.attempts, delivery.round_started_at, now())
-    deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error)
     raise RetryLater(int(delay * 1000))
 
 
-def _close(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None = None) -> DeliveryStatus:
-    """Final status, and release the proposal's next event if it was waiting behind this one."""
-    with unit_of_work():
-        return _finish(delivery, status, error)
-
-
 def _finish(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None) -> DeliveryStatus:
-    """_close's work, inside the caller's unit_of_work (under the proposal's lock, see _held)."""
+    """Final status, and release the proposal's next event if it was waiting behind this one
+    (inside the caller's unit_of_work, under the proposal's lock: see _held)."""
     locked_proposal(delivery.proposal_id)
     deliveries.finish(delivery, status, error=error)
     waiting = status_events.next_waiting_change(delivery)
