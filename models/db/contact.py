@@ -22,7 +22,8 @@ class ContactToken(BaseModel):
 class MessageSend(BaseModel):
     proposal = peewee.ForeignKeyField(Proposal, backref="messages", on_delete="CASCADE")
     channel = peewee.CharField(max_length=16)  # sms | whatsapp | email
-    recipient = peewee.CharField(max_length=254)
+    # Indexed for the sandbox inbox (GET /sandbox/messages?phone=), which partners poll for the code.
+    recipient = peewee.CharField(max_length=254, index=True)
     purpose = peewee.CharField(max_length=32, default="token")
     text = peewee.TextField()  # the token is masked in this copy
     delivery_status = peewee.CharField(max_length=16, default="QUEUED")  # QUEUED | SENT | FAILED

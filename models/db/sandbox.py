@@ -16,5 +16,5 @@ class SandboxMessage(BaseModel):
     phone = peewee.CharField(max_length=20, index=True)
     text = peewee.TextField()
     token = peewee.CharField(max_length=6, null=True)
-    reference = peewee.CharField(max_length=64, null=True)  # MessageSend id
+    reference = peewee.CharField(max_length=64, null=True, index=True)  # MessageSend id (the inbox's lookup)
     sent_at = UtcDateTimeField(default=now, index=True)
