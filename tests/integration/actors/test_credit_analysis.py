@@ -47,10 +47,18 @@ def test_a_redelivered_analysis_message_changes_nothing(analysis):
 def test_giving_up_fails_the_analysis_as_not_retryable(analysis):
     from actors.credit_analysis import credit_analysis_gave_up
 
-    credit_analysis_gave_up.fn({"args": [analysis.id]}, {"type": "OperationalError"})
+    credit_analysis_gave_up.fn({"args": [analysis.id]}, {"type": "KeyError"})
     row = CreditAnalysis.get_by_id(analysis.id)
     assert (row.outcome, row.error_code, row.retryable) == ("FAILED", "CRA-INT-001", False)
     assert Proposal.get_by_id(analysis.proposal_id).status == "CREDIT_ANALYSIS_FAILED"
+
+
+def test_giving_up_on_the_database_leaves_the_analysis_to_the_redrive(analysis):
+    from actors.credit_analysis import credit_analysis_gave_up
+
+    credit_analysis_gave_up.fn({"args": [analysis.id]}, {"type": "OperationalError"})
+    assert CreditAnalysis.get_by_id(analysis.id).outcome == "IN_PROGRESS"
+    assert Proposal.get_by_id(analysis.proposal_id).status == "CREDIT_ANALYSIS_IN_PROGRESS"
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,7 @@ def test_an_internal_error_is_not_retryable_and_frees_the_cpf_at_once(flow, held
     proposal_id = flow.validated()
     flow.analyse(proposal_id, suffix="/async")  # held: the analysis message is never run
     analysis = CreditAnalysis.get(CreditAnalysis.proposal == proposal_id)
-    give_up(analysis.id, "OperationalError")  # what the actor's give-up hook does after its last try
+    give_up(analysis.id, "KeyError")  # what the actor's give-up hook does after its last try
     assert Proposal.get_by_id(proposal_id).status == "CREDIT_ANALYSIS_FAILED"
     response = _start(flow, "52998224725")
     assert response.status_code == 201
