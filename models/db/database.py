@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import peewee
-from playhouse.db_url import connect
 
+from models.db.pool import pooled_postgres
 from models.settings import ROOT
 
 log = logging.getLogger(__name__)
@@ -25,13 +25,6 @@ SQLITE_PRAGMAS = {"journal_mode": "wal", "busy_timeout": 10000, "foreign_keys": 
 # db.close() hands it back, instead of paying a new connection each time.
 POOL_MAX_CONNECTIONS = 32
 POOL_STALE_SECONDS = 300
-
-
-def _pooled(url: str) -> str:
-    for scheme in ("postgresql://", "postgres://"):
-        if url.startswith(scheme):
-            return "postgresql+pool://" + url[len(scheme) :]
-    return url
 
 
 def _sqlite_path(url: str) -> str | None:
@@ -54,7 +47,7 @@ def open_database(url: str) -> peewee.Database:
         # (SQLite cannot upgrade a stale read snapshot); IMMEDIATE waits on busy_timeout instead.
         database = peewee.SqliteDatabase(str(full), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
     else:
-        database = connect(_pooled(url), max_connections=POOL_MAX_CONNECTIONS, stale_timeout=POOL_STALE_SECONDS)
+        database = pooled_postgres(url, max_connections=POOL_MAX_CONNECTIONS, stale_timeout=POOL_STALE_SECONDS)
     db.initialize(database)
     return database
 

@@ -20,6 +20,7 @@ from playhouse.db_url import connect
 
 from models import runtime
 from models.db.database import db, is_postgres
+from models.db.pool import PING_AFTER_IDLE_SECONDS
 from models.services.partners import callback_auth
 from tests.e2e.conftest import basic_auth
 
@@ -146,9 +147,43 @@ def test_idle_pooled_connections_killed_by_a_restart_are_replaced_on_checkout(cl
     assert client.get("/v1/proposals", headers=headers).status_code == 200  # leaves idle ones pooled
     idle = [connection.get_backend_pid() for _, _, connection in db.obj._connections]
     assert idle
+    _age_checked_in_connections(db.obj, seconds=PING_AFTER_IDLE_SECONDS + 1)
     _terminate(idle)
     assert client.get("/v1/proposals", headers=headers).status_code == 200
     assert client.post("/oauth2/token", data=TOKEN_FORM).status_code == 200
+
+
+def _age_checked_in_connections(pool, *, seconds: float) -> None:
+    """As if every pooled connection had been given back ``seconds`` ago (models/db/pool.py)."""
+    for key in pool._checked_in_at:
+        pool._checked_in_at[key] -= seconds
+
+
+def test_a_connection_given_back_just_now_is_handed_out_without_a_ping(client, auth, postgres, monkeypatch):
+    headers = auth()
+    assert client.get("/v1/proposals", headers=headers).status_code == 200
+    pings = []
+    adapter = db.obj._adapter
+    real = adapter.is_connection_closed
+    monkeypatch.setattr(adapter, "is_connection_closed", lambda conn: pings.append(conn) or real(conn))
+    assert client.get("/v1/proposals", headers=headers).status_code == 200
+    assert pings == []
+    _age_checked_in_connections(db.obj, seconds=PING_AFTER_IDLE_SECONDS + 1)
+    assert client.get("/v1/proposals", headers=headers).status_code == 200
+    assert len(pings) == 1
+
+
+def test_a_connection_killed_right_after_its_check_in_is_503_once_then_replaced(client, auth, postgres):
+    headers = auth()
+    assert client.get("/v1/proposals", headers=headers).status_code == 200
+    _terminate([connection.get_backend_pid() for _, _, connection in db.obj._connections])
+    responses = [client.get("/v1/proposals", headers=headers) for _ in range(len(db.obj._connections) + 1)]
+    assert responses[-1].status_code == 200
+    for response in responses[:-1]:
+        assert response.status_code in (200, 503)
+        if response.status_code == 503:
+            _assert_unavailable(response)
+    assert client.get("/v1/proposals", headers=headers).status_code == 200
 
 
 def test_an_exhausted_connection_pool_is_503(client, auth, postgres):

@@ -1,0 +1,57 @@
+"""The PostgreSQL connection pool: peewee's, without a ping for a connection that just answered.
+
+peewee's pool checks every connection it hands out with ``SELECT 1`` (a round trip and a
+PostgreSQL transaction of its own). Every request and every actor message borrows a connection, so
+that check was 45 of the 272 transactions the database ran per proposal in the full-flow benchmark,
+nearly all on a connection that had finished its previous work milliseconds earlier. A connection given back less
+than ``ping_after_idle_seconds`` ago is handed out without the check; an older one is still
+checked, so a connection that sat idle across a PostgreSQL restart is discarded as before.
+
+What the skipped check would have caught (the server restarted within that second) surfaces as
+the first statement's connection error instead: the API answers it with a 503 and ``Retry-After``,
+an actor retries, and the pool discards the dead connection when it is given back
+(``is_connection_reusable`` refuses a connection whose status is unknown).
+"""
+
+from __future__ import annotations
+
+import time
+
+from playhouse.db_url import parse
+from playhouse.pool import PooledPostgresqlDatabase
+
+# Short enough that a connection idle across a server restart (which takes seconds) is pinged.
+PING_AFTER_IDLE_SECONDS = 1.0
+
+
+class RecentlyUsedPool(PooledPostgresqlDatabase):
+    """Pings a pooled connection at check-out only when it has been idle for a while."""
+
+    def __init__(self, *args, ping_after_idle_seconds: float = PING_AFTER_IDLE_SECONDS, **kwargs) -> None:
+        self._ping_after_idle_seconds = ping_after_idle_seconds
+        self._checked_in_at: dict[int, float] = {}  # conn_key -> time.monotonic() of its check-in
+        super().__init__(*args, **kwargs)
+
+    def _close(self, conn, close_conn: bool = False) -> None:
+        with self._pool_lock:
+            super()._close(conn, close_conn)
+            key = self.conn_key(conn)
+            if close_conn or conn.closed:
+                self._checked_in_at.pop(key, None)
+            else:
+                self._checked_in_at[key] = time.monotonic()
+
+    def _is_closed(self, conn) -> bool:
+        # Called under the pool lock by _connect, for the connection about to be handed out.
+        checked_in_at = self._checked_in_at.pop(self.conn_key(conn), None)
+        if conn.closed:
+            return True
+        fresh = checked_in_at is not None and time.monotonic() - checked_in_at < self._ping_after_idle_seconds
+        if fresh and self._adapter.txn_status(conn) == self._adapter.txn_idle:
+            return False
+        return super()._is_closed(conn)
+
+
+def pooled_postgres(url: str, *, max_connections: int, stale_timeout: int) -> RecentlyUsedPool:
+    """The pool for a ``postgresql://`` URL (the same parameters peewee's ``connect`` reads)."""
+    return RecentlyUsedPool(**parse(url), max_connections=max_connections, stale_timeout=stale_timeout)
