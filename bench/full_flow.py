@@ -115,6 +115,7 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float,
     receivers = webhook_check.start_receivers(env.cli)
     env.start_pools(layout=layout)
     processes = ServiceProcesses(env, layout)
+    database_before = database_work(env.database_url)
     with CpuSampler(processes.kinds) as sampler:
         results, wall = drive(env.base_url, n, concurrency, poll)
     processes.close()
@@ -123,7 +124,8 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float,
         spent = breakdown(env.base_url)
     except Exception:  # the figures above stand without it
         spent = {"actor": [], "http": []}
-    env.stop()
+    env.stop()  # the backends have exited: their statistics are flushed
+    database = {key: value - database_before[key] for key, value in database_work(env.database_url).items()}
     for receiver in receivers.values():
         receiver.stop()
     summary = summarise(results)
@@ -133,8 +135,19 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float,
         spent=spent,
         cpu=sampler.totals(),
         webhooks=delivered,
+        database=database,
     )
     return summary
+
+
+def database_work(database_url: str) -> dict[str, int]:
+    """The bench database's counters (``pg_stat_database``): transactions (a statement outside a
+    transaction counts as one, ``SELECT 1`` pings included) and rows written."""
+    ((commits, rollbacks, inserted, updated, deleted),) = _postgres_rows(database_url)(
+        "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted"
+        " FROM pg_stat_database WHERE datname = current_database()"
+    )
+    return {"transactions": commits + rollbacks, "inserted": inserted, "updated": updated, "deleted": deleted}
 
 
 def summarise(results: list) -> dict:
@@ -212,6 +225,10 @@ def _report(args, flow, reached, floor, hops) -> None:
     print_steps(flow, reached)
     webhook_check.print_check(flow["webhooks"])
     print(f"  actor messages (outbox rows) per proposal: {flow['hops_total'] / max(1, n):.1f}")
+    print(
+        "  database work per proposal: "
+        + ", ".join(f"{key} {value / max(1, n):.1f}" for key, value in flow["database"].items())
+    )
     print_cpu(flow["cpu"], n, flow["wall"], SHARED)
     print_breakdown(flow["spent"])
     print(f"\nfloor: {n} bare dramatiq chains x {hops} hops (one UPDATE each), {floor['layout']}")
