@@ -78,6 +78,7 @@ class OutboxSettings:
     sweep_interval_seconds: float
     batch_size: int
     retention_days: int
+    after_commit_lease_seconds: float
 
 
 @dataclass(frozen=True)

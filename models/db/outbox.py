@@ -23,6 +23,9 @@ class OutboxMessage(BaseModel):
     deliver_at = UtcDateTimeField(default=now)
     created_at = UtcDateTimeField(default=now)
     published_at = UtcDateTimeField(null=True)
+    # Set on a row written due now while an after-commit publisher is installed: that publish owns
+    # the row until then, and the sweeper takes it over only once it lapses (unit_of_work.enqueue).
+    claimed_until = UtcDateTimeField(null=True)
     publish_attempts = peewee.IntegerField(default=0)
     last_error = peewee.TextField(null=True)
     canceled_at = UtcDateTimeField(null=True)

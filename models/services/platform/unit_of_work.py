@@ -11,7 +11,7 @@ import contextvars
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import peewee
 
@@ -25,20 +25,25 @@ log = logging.getLogger(__name__)
 
 _pending: contextvars.ContextVar[list | None] = contextvars.ContextVar("outbox_pending", default=None)
 
-# Called after commit with the ids of outbox rows written by the transaction (set at start-up to
-# the relay's fast path; tests may leave it unset and drain the outbox themselves).
-_after_commit_publisher: Callable[[list[str]], None] | None = None
+# Called after commit with the due outbox rows the transaction wrote (leased: see enqueue) and the
+# ids of existing rows it made due (set at start-up to the relay's fast path; tests may leave it
+# unset and drain the outbox themselves).
+AfterCommitPublisher = Callable[[list[OutboxMessage], list[str]], None]
+_after_commit_publisher: AfterCommitPublisher | None = None
+# How long the sweeper leaves a due row to the after-commit publish of the process that wrote it.
+_lease_seconds: float = 5.0
 # Called after commit with the keys passed to notify(), to wake hybrid waits (see wakeups).
 _after_commit_notifier: Callable[[list[str]], None] | None = None
 
 
-def set_after_commit_publisher(publisher: Callable[[list[str]], None] | None) -> None:
+def set_after_commit_publisher(publisher: AfterCommitPublisher | None, *, lease_seconds: float | None = None) -> None:
+    global _lease_seconds
+    if lease_seconds is not None:
+        _lease_seconds = lease_seconds
     swap_after_commit_publisher(publisher)
 
 
-def swap_after_commit_publisher(
-    publisher: Callable[[list[str]], None] | None,
-) -> Callable[[list[str]], None] | None:
+def swap_after_commit_publisher(publisher: AfterCommitPublisher | None) -> AfterCommitPublisher | None:
     """Install ``publisher`` and return the one it replaces (to put it back afterwards)."""
     global _after_commit_publisher
     previous, _after_commit_publisher = _after_commit_publisher, publisher
@@ -52,7 +57,8 @@ def set_after_commit_notifier(notifier: Callable[[list[str]], None] | None) -> N
 
 class _Pending:
     def __init__(self) -> None:
-        self.message_ids: list[str] = []
+        self.leased: list[OutboxMessage] = []  # rows this transaction wrote, due now
+        self.message_ids: list[str] = []  # existing rows it made due
         self.wake_keys: list[str] = []
 
 
@@ -73,9 +79,9 @@ def unit_of_work() -> Iterator[None]:
         _pending.reset(token)
     if pending.wake_keys and _after_commit_notifier is not None:
         _after_commit_notifier(pending.wake_keys)
-    if pending.message_ids and _after_commit_publisher is not None:
+    if (pending.leased or pending.message_ids) and _after_commit_publisher is not None:
         try:
-            _after_commit_publisher(pending.message_ids)
+            _after_commit_publisher(pending.leased, pending.message_ids)
         except Exception:  # the sweeper will publish them; the change itself is committed
             log.warning("after-commit publish failed; the outbox sweeper will retry", exc_info=True)
 
@@ -94,6 +100,11 @@ def enqueue(
 
     ``deliver_at`` schedules it (durable across restarts); ``dedup_key`` keeps a single row for the
     same job, returning None when it already exists.
+
+    A row due now is written *leased* to this process's after-commit publish (``claimed_until``):
+    the publish then needs no transaction of its own to claim it, only one statement to mark it
+    published, and the sweeper leaves it alone until the lease lapses (a process that died between
+    commit and publish: the sweeper sends it then).
     """
     pending = _current()
     fields = {
@@ -103,6 +114,9 @@ def enqueue(
         "deliver_at": deliver_at or now(),
         "request_id": current_request_id(),
     }
+    due = fields["deliver_at"] <= now()
+    if due and _after_commit_publisher is not None:
+        fields["claimed_until"] = now() + timedelta(seconds=_lease_seconds)
     if dedup_key is None:
         # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).
         row = OutboxMessage.create(**fields)
@@ -114,8 +128,11 @@ def enqueue(
                 row = OutboxMessage.create(dedup_key=dedup_key, **fields)
         except peewee.IntegrityError:
             return None
-    if row.deliver_at <= now():
-        pending.message_ids.append(row.id)
+    if due:
+        if row.claimed_until is not None:
+            pending.leased.append(row)
+        else:
+            pending.message_ids.append(row.id)
     return row
 
 

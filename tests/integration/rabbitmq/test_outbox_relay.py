@@ -189,3 +189,56 @@ def test_a_broker_failure_is_not_parked(echo_actor, broker, monkeypatch):
     assert relay_due() == 0
     row = OutboxMessage.get()
     assert row.parked_at is None and row.publish_attempts == 1
+
+
+def test_the_after_commit_publish_sends_the_rows_it_wrote_and_marks_them_published(echo_actor, drain):
+    from models.services.platform import unit_of_work as uow
+
+    if uow._after_commit_publisher is None:
+        pytest.skip("this backend's fixtures install no after-commit publisher")
+    with unit_of_work():
+        enqueue("outbox_test_echo", "fast path")
+    row = OutboxMessage.get()
+    assert row.published_at is not None and row.publish_attempts == 1
+    drain()
+    assert RECEIVED == ["fast path"]
+
+
+def test_a_row_whose_writer_died_before_publishing_waits_for_its_lease_then_goes_out(echo_actor, drain, monkeypatch):
+    from models.services.platform import unit_of_work as uow
+    from rabbitmq.outbox_relay import relay_due
+
+    # The writing process dies between commit and publish: its publisher never runs.
+    monkeypatch.setattr(uow, "_after_commit_publisher", lambda leased, ids: None)
+    monkeypatch.setattr(uow, "_lease_seconds", 5.0)
+    with freeze_time("2026-11-26T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "after the lease")
+        row = OutboxMessage.get()
+        assert row.claimed_until == row.deliver_at + timedelta(seconds=5) and row.published_at is None
+        frozen.move_to("2026-11-26T12:00:04.999Z")
+        assert relay_due() == 0  # still the writer's
+        frozen.move_to("2026-11-26T12:00:05Z")
+        assert relay_due() == 1  # the sweeper takes it over
+    drain()
+    assert RECEIVED == ["after the lease"]
+
+
+def test_a_broker_failure_on_the_fast_path_hands_the_rows_to_the_sweeper_at_once(
+    echo_actor, broker, drain, monkeypatch
+):
+    from models.services.platform import unit_of_work as uow
+    from rabbitmq.outbox_relay import publish_after_commit, relay_due
+
+    monkeypatch.setattr(uow, "_after_commit_publisher", publish_after_commit)
+    with monkeypatch.context() as patch:
+        patch.setattr(broker, "enqueue", lambda *a, **k: (_ for _ in ()).throw(ConnectionError("down")))
+        with unit_of_work():
+            enqueue("outbox_test_echo", "first")
+            enqueue("outbox_test_echo", "second")
+        rows = list(OutboxMessage.select().order_by(OutboxMessage.created_at))
+        assert all(row.claimed_until is None and row.published_at is None for row in rows)
+        assert sorted(row.publish_attempts for row in rows) == [0, 1]
+    assert relay_due() == 2  # no lease to wait for
+    drain()
+    assert sorted(RECEIVED) == ["first", "second"]
