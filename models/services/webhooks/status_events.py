@@ -110,8 +110,11 @@ def earlier_pending(delivery: WebhookDelivery) -> bool:
 
 
 def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
-    """The change right after ``delivery``'s when its event was recorded and still waits (held or
-    retrying). One whose message has not run yet needs no release: it will find this one final."""
+    """The change right after ``delivery``'s when its event was recorded and still waits for a
+    first attempt (held). One whose message has not run yet needs no release: it will find this one
+    final. Nor does one already attempted: its own run claimed it (it is being sent, or retrying on
+    its schedule), and a release would only be a second run that finds the claim and waits out its
+    lease (``status_timeout_seconds`` + 5 s) to find it delivered."""
     later = StatusChange.alias("later")
     following = later.select(peewee.fn.MIN(later.sequence)).where(
         later.proposal == delivery.proposal_id, later.sequence > delivery.sequence
@@ -130,6 +133,7 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
             StatusChange.sequence == following,
             WebhookDelivery.kind == "status",
             WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)),
+            WebhookDelivery.attempts == 0,
         )
         .first()
     )

@@ -243,3 +243,25 @@ def test_a_released_event_leaves_no_durable_recheck_behind(receiver, configure_p
     rechecks = OutboxMessage.select().where(OutboxMessage.dedup_key.startswith("status-hold:"))
     assert rechecks.count() >= 1, "the later events were held"
     assert [row.id for row in rechecks if row.published_at is None and row.canceled_at is None] == []
+
+
+def test_an_event_its_own_run_already_claimed_is_not_released_again(new_proposal, held_outbox):
+    """The predecessor's end releases only an event that waits (no attempt yet): one whose run
+    recorded and claimed it meanwhile is being sent, and a release would only be a second run that
+    finds the claim and waits out its lease."""
+    from models.db.proposals import StatusChange
+    from models.services.webhooks import status_events
+
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    changes = list(
+        StatusChange.select()
+        .where(StatusChange.proposal == proposal.id, status_events.ANNOUNCED)
+        .order_by(StatusChange.sequence)
+    )
+    with unit_of_work():
+        earlier = status_events.record_event(changes[-2].id)
+        later = status_events.record_event(changes[-1].id)
+    assert status_events.next_waiting_change(earlier).id == changes[-1].id  # held: it waits for the release
+    WebhookDelivery.update(attempts=1).where(WebhookDelivery.id == later.id).execute()  # its run claimed it
+    assert status_events.next_waiting_change(earlier) is None
