@@ -16,6 +16,7 @@ import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
+from models.db.outbox import OutboxMessage
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
@@ -121,7 +122,10 @@ def _held(delivery: WebhookDelivery, settings: WebhooksSettings, status_change_i
     with unit_of_work():
         locked_proposal(delivery.proposal_id)
         if not status_events.earlier_pending(delivery):
-            return False
+            # The earlier event ended after this run looked. If its end saw this one waiting it
+            # released it, and the release's run sends it: this run would only meet that claim and
+            # wait out its lease (``status_timeout_seconds`` + 5 s) to find the event delivered.
+            return _released(delivery, status_change_id)
         recheck_at = now() + timedelta(seconds=settings.hold_recheck_seconds)
         enqueue(
             ActorName.DELIVER_STATUS_CHANGE,
@@ -130,6 +134,18 @@ def _held(delivery: WebhookDelivery, settings: WebhooksSettings, status_change_i
             dedup_key=f"{_hold_key(status_change_id)}{recheck_at.isoformat()}",
         )
     return True
+
+
+def _release_key(status_change_id: int, delivery: WebhookDelivery) -> str:
+    """The dedup key of the release of a held event: one per round (a replay or a re-drive starts
+    another, and may be held and released again)."""
+    return f"status-release:{status_change_id}:{delivery.replays}:{delivery.redrives}"
+
+
+def _released(delivery: WebhookDelivery, status_change_id: int) -> bool:
+    """Whether this round of the event was released (its release message is in the outbox)."""
+    key = _release_key(status_change_id, delivery)
+    return OutboxMessage.select().where(OutboxMessage.dedup_key == key).exists()
 
 
 def _hold_key(status_change_id: int) -> str:
@@ -191,7 +207,7 @@ def _finish(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None
     deliveries.finish(delivery, status, error=error)
     waiting = status_events.next_waiting_change(delivery)
     if waiting is not None:
-        enqueue(ActorName.DELIVER_STATUS_CHANGE, waiting.id)
+        enqueue(ActorName.DELIVER_STATUS_CHANGE, waiting.id, dedup_key=_release_key(waiting.id, waiting.delivery))
         # Released now: its durable re-check would only find it sent, one actor run and outbox row
         # per held event for nothing (the re-check stays the fallback when no release comes).
         cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))

@@ -114,19 +114,20 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
     first attempt (held). One whose message has not run yet needs no release: it will find this one
     final. Nor does one already attempted: its own run claimed it (it is being sent, or retrying on
     its schedule), and a release would only be a second run that finds the claim and waits out its
-    lease (``status_timeout_seconds`` + 5 s) to find it delivered."""
+    lease (``status_timeout_seconds`` + 5 s) to find it delivered. Its delivery is ``.delivery``."""
     later = StatusChange.alias("later")
     following = later.select(peewee.fn.MIN(later.sequence)).where(
         later.proposal == delivery.proposal_id, later.sequence > delivery.sequence
     )
     return (
-        StatusChange.select(StatusChange)
+        StatusChange.select(StatusChange, WebhookDelivery)
         .join(
             WebhookDelivery,
             on=(
                 (WebhookDelivery.proposal_id == StatusChange.proposal)
                 & (WebhookDelivery.sequence == StatusChange.sequence)
             ),
+            attr="delivery",
         )
         .where(
             StatusChange.proposal == delivery.proposal_id,

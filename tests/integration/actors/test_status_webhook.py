@@ -265,3 +265,57 @@ def test_an_event_its_own_run_already_claimed_is_not_released_again(new_proposal
     assert status_events.next_waiting_change(earlier).id == changes[-1].id  # held: it waits for the release
     WebhookDelivery.update(attempts=1).where(WebhookDelivery.id == later.id).execute()  # its run claimed it
     assert status_events.next_waiting_change(earlier) is None
+
+
+def _recorded_events(proposal) -> list[WebhookDelivery]:
+    """Every announced change of the proposal recorded as a delivery (none attempted), in order."""
+    from models.db.proposals import StatusChange
+    from models.services.webhooks import status_events
+
+    changes = StatusChange.select().where(StatusChange.proposal == proposal.id, status_events.ANNOUNCED)
+    with unit_of_work():
+        return [status_events.record_event(change.id) for change in changes.order_by(StatusChange.sequence)]
+
+
+def _end_all_but_the_last(events: list[WebhookDelivery]) -> None:
+    """The earlier events end (delivered) after the last one's run saw them pending."""
+    from models.domain.lifecycles import DeliveryStatus
+    from models.services.webhooks import status_delivery
+
+    for event in events[:-1]:
+        with unit_of_work():
+            status_delivery._finish(event, DeliveryStatus.DELIVERED, None)
+
+
+def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_its_release(new_proposal, held_outbox):
+    from models.db.outbox import OutboxMessage
+    from models.services.webhooks import status_delivery, status_events
+
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    events = _recorded_events(proposal)
+    _end_all_but_the_last(events)
+    later = events[-1]
+    change_id = status_events.change_of(later).id
+    releases = OutboxMessage.select().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:"))
+    assert releases.count() == 1
+    # The later event's run, which saw its predecessor pending, now finds it ended: the release
+    # sends the event, so this run neither claims it nor schedules a re-check.
+    assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is True
+    assert WebhookDelivery.get_by_id(later.id).attempts == 0
+    assert OutboxMessage.select().where(OutboxMessage.dedup_key.startswith("status-hold:")).count() == 0
+
+
+def test_a_held_run_whose_predecessor_ended_without_releasing_it_goes_on(new_proposal, held_outbox):
+    from models.db.outbox import OutboxMessage
+    from models.services.webhooks import status_delivery, status_events
+
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    events = _recorded_events(proposal)
+    _end_all_but_the_last(events)
+    later = events[-1]
+    change_id = status_events.change_of(later).id
+    # As when the predecessor's end read before this event was recorded: no release was sent.
+    OutboxMessage.delete().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:")).execute()
+    assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is False
