@@ -277,28 +277,33 @@ def _recorded_events(proposal) -> list[WebhookDelivery]:
         return [status_events.record_event(change.id) for change in changes.order_by(StatusChange.sequence)]
 
 
-def _end_all_but_the_last(events: list[WebhookDelivery]) -> None:
-    """The earlier events end (delivered) after the last one's run saw them pending."""
+def _last_event_after_its_predecessors_ended(new_proposal) -> tuple[WebhookDelivery, int]:
+    """Three events of one proposal recorded, none attempted; the first two end (delivered) after
+    the last one's run saw them pending. Returns the last event's delivery and change id."""
     from models.domain.lifecycles import DeliveryStatus
-    from models.services.webhooks import status_delivery
-
-    for event in events[:-1]:
-        with unit_of_work():
-            status_delivery._finish(event, DeliveryStatus.DELIVERED, None)
-
-
-def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_its_release(new_proposal, held_outbox):
-    from models.db.outbox import OutboxMessage
     from models.services.webhooks import status_delivery, status_events
 
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
-    events = _recorded_events(proposal)
-    _end_all_but_the_last(events)
-    later = events[-1]
-    change_id = status_events.change_of(later).id
-    releases = OutboxMessage.select().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:"))
-    assert releases.count() == 1
+    *earlier, later = _recorded_events(proposal)
+    for event in earlier:
+        with unit_of_work():
+            status_delivery._finish(event, DeliveryStatus.DELIVERED, None)
+    return later, status_events.change_of(later).id
+
+
+def _releases(change_id: int):
+    from models.db.outbox import OutboxMessage
+
+    return OutboxMessage.select().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:"))
+
+
+def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_its_release(new_proposal, held_outbox):
+    from models.db.outbox import OutboxMessage
+    from models.services.webhooks import status_delivery
+
+    later, change_id = _last_event_after_its_predecessors_ended(new_proposal)
+    assert _releases(change_id).count() == 1
     # The later event's run, which saw its predecessor pending, now finds it ended: the release
     # sends the event, so this run neither claims it nor schedules a re-check.
     assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is True
@@ -308,14 +313,9 @@ def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_its_re
 
 def test_a_held_run_whose_predecessor_ended_without_releasing_it_goes_on(new_proposal, held_outbox):
     from models.db.outbox import OutboxMessage
-    from models.services.webhooks import status_delivery, status_events
+    from models.services.webhooks import status_delivery
 
-    proposal = new_proposal()
-    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
-    events = _recorded_events(proposal)
-    _end_all_but_the_last(events)
-    later = events[-1]
-    change_id = status_events.change_of(later).id
+    later, change_id = _last_event_after_its_predecessors_ended(new_proposal)
     # As when the predecessor's end read before this event was recorded: no release was sent.
-    OutboxMessage.delete().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:")).execute()
+    OutboxMessage.delete().where(OutboxMessage.id.in_([row.id for row in _releases(change_id)])).execute()
     assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is False
