@@ -3,9 +3,9 @@
 peewee's pool checks every connection it hands out with ``SELECT 1`` (a round trip and a
 PostgreSQL transaction of its own). Every request and every actor message borrows a connection, so
 that check was 45 of the 272 transactions the database ran per proposal in the full-flow benchmark,
-nearly all on a connection that had finished its previous work milliseconds earlier. A connection given back less
-than ``ping_after_idle_seconds`` ago is handed out without the check; an older one is still
-checked, so a connection that sat idle across a PostgreSQL restart is discarded as before.
+nearly all on a connection that had finished its previous work milliseconds earlier. A connection
+given back less than ``ping_after_idle_seconds`` ago is handed out without the check; an older one
+is still checked, so a connection that sat idle across a PostgreSQL restart is discarded as before.
 
 What the skipped check would have caught (the server restarted within that second) surfaces as
 the first statement's connection error instead: the API answers it with a 503 and ``Retry-After``,

@@ -16,14 +16,13 @@ import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
-from models.db.outbox import OutboxMessage
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal
-from models.services.platform.unit_of_work import cancel_scheduled_series, enqueue, unit_of_work
+from models.services.platform.unit_of_work import cancel_scheduled_series, enqueue, unit_of_work, written
 from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
 from models.settings import WebhooksSettings
@@ -144,8 +143,7 @@ def _release_key(status_change_id: int, delivery: WebhookDelivery) -> str:
 
 def _released(delivery: WebhookDelivery, status_change_id: int) -> bool:
     """Whether this round of the event was released (its release message is in the outbox)."""
-    key = _release_key(status_change_id, delivery)
-    return OutboxMessage.select().where(OutboxMessage.dedup_key == key).exists()
+    return written(_release_key(status_change_id, delivery))
 
 
 def _hold_key(status_change_id: int) -> str:

@@ -249,20 +249,13 @@ def test_an_event_its_own_run_already_claimed_is_not_released_again(new_proposal
     """The predecessor's end releases only an event that waits (no attempt yet): one whose run
     recorded and claimed it meanwhile is being sent, and a release would only be a second run that
     finds the claim and waits out its lease."""
-    from models.db.proposals import StatusChange
     from models.services.webhooks import status_events
 
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
-    changes = list(
-        StatusChange.select()
-        .where(StatusChange.proposal == proposal.id, status_events.ANNOUNCED)
-        .order_by(StatusChange.sequence)
-    )
-    with unit_of_work():
-        earlier = status_events.record_event(changes[-2].id)
-        later = status_events.record_event(changes[-1].id)
-    assert status_events.next_waiting_change(earlier).id == changes[-1].id  # held: it waits for the release
+    *_, earlier, later = _recorded_events(proposal)
+    # held: it waits for the release
+    assert status_events.next_waiting_change(earlier).id == status_events.change_of(later).id
     WebhookDelivery.update(attempts=1).where(WebhookDelivery.id == later.id).execute()  # its run claimed it
     assert status_events.next_waiting_change(earlier) is None
 
