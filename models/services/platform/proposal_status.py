@@ -15,6 +15,7 @@ from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.request_context import current_request_id
 from models.services.platform.unit_of_work import enqueue, notify
+from models.services.webhooks import status_events
 
 
 class ConcurrentChange(DomainError):
@@ -61,7 +62,10 @@ def move(
         changed_at=changed_at,
     )
     events_feed.record(change, proposal.origin)  # GET /v1/events, with or without a webhook URL
-    enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
+    # Events of a proposal go out in order: while the previous one is unfinished, its end sends
+    # this one (status_delivery._finish, under the proposal's lock that this update holds too).
+    if not status_events.predecessor_unfinished(proposal.id, sequence):
+        enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     notify(wake_key(proposal.id))
     return change
 

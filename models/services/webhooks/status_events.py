@@ -109,32 +109,55 @@ def earlier_pending(delivery: WebhookDelivery) -> bool:
     )
 
 
+def predecessor_unfinished(proposal_id: str, sequence: int) -> bool:
+    """True while the announced change right before ``sequence`` has no final delivery (or none
+    recorded yet). Its end (``status_delivery._finish``) then hands over the change at ``sequence``,
+    so that change needs no message of its own: a message would only run to find it held behind
+    this one. One query."""
+    final = WebhookDelivery.select(WebhookDelivery.id).where(
+        WebhookDelivery.kind == "status",
+        WebhookDelivery.proposal_id == proposal_id,
+        WebhookDelivery.sequence == sequence - 1,
+        WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES)),
+    )
+    return (
+        StatusChange.select()
+        .where(
+            StatusChange.proposal == proposal_id,
+            StatusChange.sequence == sequence - 1,
+            ANNOUNCED,
+            ~peewee.fn.EXISTS(final),
+        )
+        .exists()
+    )
+
+
 def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
-    """The change right after ``delivery``'s when its event was recorded and still waits for a
-    first attempt (held). One whose message has not run yet needs no release: it will find this one
-    final. Nor does one already attempted: its own run claimed it (it is being sent, or retrying on
-    its schedule), and a release would only be a second run that finds the claim and waits out its
-    lease (``status_timeout_seconds`` + 5 s) to find it delivered. Its delivery is ``.delivery``."""
+    """The change right after ``delivery``'s when it still waits for a first attempt: its event is
+    held (recorded, never attempted), or not recorded at all (``proposal_status.move`` sent it no
+    message because this one was unfinished: see ``predecessor_unfinished``). One already
+    attempted is not handed over: its own run claimed it (it is being sent, or retrying on its
+    schedule)."""
     later = StatusChange.alias("later")
     following = later.select(peewee.fn.MIN(later.sequence)).where(
         later.proposal == delivery.proposal_id, later.sequence > delivery.sequence
     )
     return (
-        StatusChange.select(StatusChange, WebhookDelivery)
+        StatusChange.select(StatusChange.id)
         .join(
             WebhookDelivery,
+            peewee.JOIN.LEFT_OUTER,
             on=(
-                (WebhookDelivery.proposal_id == StatusChange.proposal)
+                (WebhookDelivery.kind == "status")
+                & (WebhookDelivery.proposal_id == StatusChange.proposal)
                 & (WebhookDelivery.sequence == StatusChange.sequence)
             ),
-            attr="delivery",
         )
         .where(
             StatusChange.proposal == delivery.proposal_id,
             StatusChange.sequence == following,
-            WebhookDelivery.kind == "status",
-            WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)),
-            WebhookDelivery.attempts == 0,
+            WebhookDelivery.id.is_null()
+            | (WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)) & (WebhookDelivery.attempts == 0)),
         )
         .first()
     )

@@ -9,7 +9,9 @@ gets its message again, on the money path's backoff. Each ends DELIVERED, SKIPPE
 FAILED (the webhook schedule's own give-up: every attempt answered with a failure).
 
 A delivery held behind an earlier pending event of its proposal is left alone while the hold
-lasts: the earlier one's end releases it (``status_delivery._finish``).
+lasts: the earlier one's end hands it over (``status_delivery._finish``). A change committed behind
+an unfinished event has no message and no delivery row until that hand-over; should the earlier
+event stall, this sweep records it after ``redrive_first_seconds`` and its message waits as held.
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def _stalled(settings: MoneyPathSettings, at) -> list[WebhookDelivery]:
 
 
 def _held(delivery: WebhookDelivery, webhooks_settings: WebhooksSettings, at) -> bool:
-    """Still waiting behind an earlier pending event, within the hold (that event releases it)."""
+    """Still waiting behind an earlier pending event, within the hold (that event's end hands it over)."""
     within_hold = at - delivery.created_at <= timedelta(seconds=webhooks_settings.hold_max_seconds)
     return delivery.attempts == 0 and within_hold and status_events.earlier_pending(delivery)
 

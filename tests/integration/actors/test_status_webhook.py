@@ -7,6 +7,8 @@ import hmac
 import json
 from datetime import timedelta
 
+from freezegun import freeze_time
+
 from models import runtime
 from models.db.partners import Partner
 from models.db.proposals import Proposal
@@ -173,6 +175,20 @@ def test_partner_without_url_gets_a_skipped_delivery(new_proposal, drain):
     assert (delivery.status, delivery.attempts, delivery.attempt_log.count()) == ("SKIPPED", 0, 0)
 
 
+def test_every_event_of_a_partner_without_url_is_skipped_in_order(new_proposal, drain):
+    # Given partner A has no webhook URL, when changes are committed behind one another
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    drain()
+    # Then each one, handed over by the end of the one before, is SKIPPED with no attempt
+    rows = WebhookDelivery.select().where(WebhookDelivery.proposal_id == proposal.id).order_by(WebhookDelivery.sequence)
+    assert [(row.sequence, row.status, row.attempts) for row in rows] == [
+        (1, "SKIPPED", 0),
+        (2, "SKIPPED", 0),
+        (3, "SKIPPED", 0),
+    ]
+
+
 def test_failures_are_retried_until_a_2xx(receiver, configure_partner, new_proposal, drain):
     # Given an endpoint that answers 500, then 503, then 200
     hook = receiver(script=[500, 503])
@@ -229,15 +245,54 @@ def test_a_later_event_waits_while_an_earlier_one_is_retried(receiver, configure
     assert [r.headers["X-Event-Sequence"] for r in hook.received][-3:] == ["1", "2", "3"]
 
 
+def test_a_handed_over_event_that_fails_is_retried_on_its_schedule(receiver, configure_partner, new_proposal, drain):
+    # Given an endpoint that takes the first event, then fails once
+    hook = receiver(script=[200, 500])
+    configure_partner(webhook_url=hook.url())
+    # When two more changes are committed behind the first event (sent by its end, no message)
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    drain()
+    # Then the failed one is attempted again on its schedule, before the next event goes out
+    statuses = [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
+    assert statuses == ["TOKEN_SENT", "TOKEN_VALIDATED", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS"]
+    second = WebhookDelivery.get(WebhookDelivery.proposal_id == proposal.id, WebhookDelivery.sequence == 2)
+    assert (second.status, second.attempts) == ("DELIVERED", 2)
+    attempts = list(second.attempt_log.order_by(DeliveryAttempt.number))
+    sent = [a.attempted_at - timedelta(milliseconds=a.latency_ms) for a in attempts]
+    schedule = runtime.current().settings.webhooks.status_schedule_seconds
+    assert sent[1] - sent[0] >= timedelta(seconds=schedule[1]) - DUE_TOLERANCE - timedelta(milliseconds=2)
+
+
+def test_a_change_behind_an_unfinished_event_has_no_message_of_its_own(new_proposal, held_outbox):
+    """Changes committed while the proposal's previous event is unfinished are sent by its end, one
+    after the other (test_a_later_event_waits_while_an_earlier_one_is_retried follows them to the
+    partner): a message of their own would only run to find them held."""
+    from models.db.outbox import OutboxMessage
+    from models.db.proposals import StatusChange
+
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    first = StatusChange.get(proposal=proposal.id, sequence=1)
+    messages = OutboxMessage.select().where(OutboxMessage.actor_name == "deliver_status_change")
+    assert [row.args for row in messages] == [[first.id]]
+
+
 def test_a_released_event_leaves_no_durable_recheck_behind(receiver, configure_partner, new_proposal, drain):
     """The release runs the waiting event at once; its scheduled re-check is cancelled rather than
     left to run later for nothing (the re-check only matters when no release comes)."""
     from models.db.outbox import OutboxMessage
+    from models.db.proposals import StatusChange
+    from models.services.platform.actor_names import ActorName
+    from models.services.platform.unit_of_work import enqueue
 
     hook = receiver(script=[500, 500])
     configure_partner(webhook_url=hook.url())
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
+    with unit_of_work():  # the later events get messages of their own too, as the re-drive sends them
+        for change in StatusChange.select().where(StatusChange.proposal == proposal.id, StatusChange.sequence > 1):
+            enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     drain()
     assert len(hook.received) == 5
     rechecks = OutboxMessage.select().where(OutboxMessage.dedup_key.startswith("status-hold:"))
@@ -245,19 +300,38 @@ def test_a_released_event_leaves_no_durable_recheck_behind(receiver, configure_p
     assert [row.id for row in rechecks if row.published_at is None and row.canceled_at is None] == []
 
 
-def test_an_event_its_own_run_already_claimed_is_not_released_again(new_proposal, held_outbox):
-    """The predecessor's end releases only an event that waits (no attempt yet): one whose run
-    recorded and claimed it meanwhile is being sent, and a release would only be a second run that
-    finds the claim and waits out its lease."""
+def test_an_event_its_own_run_already_claimed_is_not_handed_over_again(new_proposal, held_outbox):
+    """The predecessor's end hands over only an event that waits (no attempt yet): one whose run
+    recorded and claimed it meanwhile is being sent."""
     from models.services.webhooks import status_events
 
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
     *_, earlier, later = _recorded_events(proposal)
-    # held: it waits for the release
+    # held: it waits for the hand-over
     assert status_events.next_waiting_change(earlier).id == status_events.change_of(later).id
     WebhookDelivery.update(attempts=1).where(WebhookDelivery.id == later.id).execute()  # its run claimed it
     assert status_events.next_waiting_change(earlier) is None
+
+
+def test_the_end_of_an_event_hands_over_the_next_one_even_unrecorded(new_proposal, held_outbox, configure_partner):
+    """A change committed behind an unfinished event has no message and no delivery row yet: the
+    earlier event's end records it and claims its first attempt for the same run to send."""
+    from models.db.proposals import StatusChange
+    from models.domain.lifecycles import DeliveryStatus
+    from models.services.webhooks import status_delivery, status_events
+
+    configure_partner(webhook_url="https://partner.example/hooks")
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN)
+    with unit_of_work():
+        first = status_events.record_event(StatusChange.get(proposal=proposal.id, sequence=1).id)
+    with unit_of_work():
+        handed = status_delivery._finish(first, DeliveryStatus.DELIVERED, None, runtime.current().settings.webhooks)
+    second = StatusChange.get(proposal=proposal.id, sequence=2)
+    assert handed.change_id == second.id
+    row = WebhookDelivery.get(WebhookDelivery.proposal_id == proposal.id, WebhookDelivery.sequence == 2)
+    assert (row.id, row.status, row.attempts) == (handed.delivery.id, "PENDING", 1)
 
 
 def _recorded_events(proposal) -> list[WebhookDelivery]:
@@ -270,45 +344,93 @@ def _recorded_events(proposal) -> list[WebhookDelivery]:
         return [status_events.record_event(change.id) for change in changes.order_by(StatusChange.sequence)]
 
 
-def _last_event_after_its_predecessors_ended(new_proposal) -> tuple[WebhookDelivery, int]:
+def _last_event_after_its_predecessors_ended(new_proposal, *, handing_over: bool) -> tuple[WebhookDelivery, int]:
     """Three events of one proposal recorded, none attempted; the first two end (delivered) after
-    the last one's run saw them pending. Returns the last event's delivery and change id."""
+    the last one's run saw them pending, handing it over or not (an end that found it claimed).
+    Returns the last event's delivery as that run read it, and its change id."""
     from models.domain.lifecycles import DeliveryStatus
-    from models.services.webhooks import status_delivery, status_events
+    from models.services.webhooks import deliveries, status_delivery, status_events
 
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
     *earlier, later = _recorded_events(proposal)
     for event in earlier:
         with unit_of_work():
-            status_delivery._finish(event, DeliveryStatus.DELIVERED, None)
+            if handing_over:
+                status_delivery._finish(event, DeliveryStatus.DELIVERED, None, runtime.current().settings.webhooks)
+            else:
+                deliveries.finish(event, DeliveryStatus.DELIVERED)
     return later, status_events.change_of(later).id
 
 
-def _releases(change_id: int):
-    from models.db.outbox import OutboxMessage
-
-    return OutboxMessage.select().where(OutboxMessage.dedup_key.startswith(f"status-release:{change_id}:"))
-
-
-def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_its_release(new_proposal, held_outbox):
+def test_a_held_run_whose_predecessor_ended_meanwhile_leaves_the_event_to_the_run_it_was_handed_to(
+    new_proposal, held_outbox, configure_partner
+):
     from models.db.outbox import OutboxMessage
     from models.services.webhooks import status_delivery
 
-    later, change_id = _last_event_after_its_predecessors_ended(new_proposal)
-    assert _releases(change_id).count() == 1
-    # The later event's run, which saw its predecessor pending, now finds it ended: the release
-    # sends the event, so this run neither claims it nor schedules a re-check.
+    configure_partner(webhook_url="https://partner.example/hooks")
+    later, change_id = _last_event_after_its_predecessors_ended(new_proposal, handing_over=True)
+    assert WebhookDelivery.get_by_id(later.id).attempts == 1  # claimed by the run that ended the second
+    # The later event's run, which saw its predecessor pending, now finds it ended and the event
+    # taken: it neither claims it (it would wait out the claim's lease) nor schedules a re-check.
     assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is True
-    assert WebhookDelivery.get_by_id(later.id).attempts == 0
+    assert WebhookDelivery.get_by_id(later.id).attempts == 1
     assert OutboxMessage.select().where(OutboxMessage.dedup_key.startswith("status-hold:")).count() == 0
 
 
-def test_a_held_run_whose_predecessor_ended_without_releasing_it_goes_on(new_proposal, held_outbox):
-    from models.db.outbox import OutboxMessage
+def test_a_held_run_whose_predecessor_ended_without_handing_it_over_goes_on(new_proposal, held_outbox):
     from models.services.webhooks import status_delivery
 
-    later, change_id = _last_event_after_its_predecessors_ended(new_proposal)
-    # As when the predecessor's end read before this event was recorded: no release was sent.
-    OutboxMessage.delete().where(OutboxMessage.id.in_([row.id for row in _releases(change_id)])).execute()
+    later, change_id = _last_event_after_its_predecessors_ended(new_proposal, handing_over=False)
     assert status_delivery._held(later, runtime.current().settings.webhooks, change_id) is False
+
+
+def test_a_handed_over_event_whose_run_breaks_is_re_sent_by_the_sweep(
+    receiver, configure_partner, new_proposal, held_outbox, monkeypatch, caplog
+):
+    """The run's own event is delivered; the database fails while the next one is being sent: the
+    run's outcome stands, and the event (claimed, no message) is re-driven once its claim is
+    overdue, never stranded."""
+    from models.db.outbox import OutboxMessage
+    from models.db.proposals import StatusChange
+    from models.services.webhooks import deliveries, status_delivery, status_redrive
+
+    hook = receiver()
+    configure_partner(webhook_url=hook.url())
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN)
+    record_attempt, calls = deliveries.record_attempt, []
+
+    def breaks_the_second_time(*args):
+        calls.append(args)
+        if len(calls) == 2:
+            raise RuntimeError("database went away")
+        return record_attempt(*args)
+
+    monkeypatch.setattr(deliveries, "record_attempt", breaks_the_second_time)
+    rt = runtime.current()
+    first = StatusChange.get(proposal=proposal.id, sequence=1)
+    status = status_delivery.deliver(
+        first.id,
+        partner_endpoints=rt.ports.partner_endpoints,
+        webhooks_settings=rt.settings.webhooks,
+        environment=rt.settings.environment,
+        credential_environment=rt.settings.credential_environment,
+    )
+    assert status == "DELIVERED"
+    assert len(hook.received) == 2 and "handed over but not sent" in caplog.text
+    second = WebhookDelivery.get(WebhookDelivery.proposal_id == proposal.id, WebhookDelivery.sequence == 2)
+    assert (second.status, second.attempts) == ("PENDING", 1)
+    # The sweep leaves it alone while its claim runs, then sends it again.
+    money_path = rt.settings.money_path
+    overdue = second.next_attempt_at + timedelta(seconds=money_path.redrive_first_seconds)
+    change_id = StatusChange.get(proposal=proposal.id, sequence=2).id
+    for at, sent in ((overdue - timedelta(seconds=1), 0), (overdue, 1)):
+        with freeze_time(at):
+            assert (
+                status_redrive.redrive_pending(money_path_settings=money_path, webhooks_settings=rt.settings.webhooks)
+                == sent
+            )
+    messages = OutboxMessage.select().where(OutboxMessage.actor_name == "deliver_status_change")
+    assert [change_id] in [row.args for row in messages]

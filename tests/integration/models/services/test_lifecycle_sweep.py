@@ -16,6 +16,7 @@ from models.db.proposals import Proposal, StatusChange
 from models.domain.clock import to_utc
 from models.services.lifecycle import sweep as lifecycle
 from tests import builders
+from tests.support.announced import assert_announced
 
 
 @pytest.fixture(autouse=True)
@@ -60,9 +61,7 @@ def assert_expired(proposal, reason):
         "scheduler",
         reason,
     )
-    # The partner is told: the status event is on the outbox with the change.
-    events = OutboxMessage.select().where(OutboxMessage.actor_name == "deliver_status_change")
-    assert [change.id] in [row.args for row in events], [(r.actor_name, r.args) for r in OutboxMessage.select()]
+    assert_announced(change)  # the partner is told: the event is on the outbox with the change
 
 
 def failed_analysis(proposal, *, retryable=True, code="CRA-DTP-003", finished_at=T0, with_consent=True, **fields):

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from models import runtime
 from models.db.analysis import CreditAnalysis
-from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal, StatusChange
 from models.services.credit.analysis_runner import give_up
+from tests.support.announced import assert_announced
 
 ENGINE_ERROR = "10000000604"  # CRA-ENG-001 on every attempt (retryable)
 BODY = {"full_name": "Maria da Silva", "birth_date": "1985-04-12"}
@@ -29,9 +29,7 @@ def _assert_expired_with_webhook(proposal_id: str, reason: str) -> None:
         StatusChange.select().where(StatusChange.proposal == proposal_id).order_by(StatusChange.sequence.desc()).get()
     )
     assert (change.new_status, change.trigger, change.details["reason"]) == ("EXPIRED", "PROPOSAL_EXPIRED", reason)
-    assert [change.id] in [
-        row.args for row in OutboxMessage.select().where(OutboxMessage.actor_name == "deliver_status_change")
-    ]
+    assert_announced(change)
 
 
 def test_a_retryable_failure_is_returned_to_its_origin_for_the_retry_route(flow):
