@@ -17,7 +17,9 @@ import inspect
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
+from typing import NamedTuple
 
 import dramatiq
 
@@ -83,25 +85,54 @@ def publish_after_commit(leased: list[OutboxMessage], claim_ids: list[str]) -> i
 
 
 def _publish_leased(rows: list[OutboxMessage], broker: dramatiq.Broker) -> int:
+    """Rows leased to this call (not marked yet): the sent ones are marked with one statement; a
+    refusal hands the refused row and those behind it back to the sweeper at once."""
+    walk = _send_in_order(rows, broker, before_park=lambda row: None)
+    if walk.refusal is not None:
+        _release(walk.refusal.row.id, walk.refusal.behind, walk.refusal.error)
+    if walk.sent:
+        OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1).where(
+            OutboxMessage.id.in_(walk.sent)
+        ).execute()
+    return len(walk.sent)
+
+
+class _Refusal(NamedTuple):
+    """The row the broker refused, its error, and the rows behind it (not tried)."""
+
+    row: OutboxMessage
+    error: Exception
+    behind: list[OutboxMessage]
+
+
+class _Walk(NamedTuple):
+    """What publishing rows in order did: the ids sent, and where the broker stopped it."""
+
+    sent: list[str]
+    refusal: _Refusal | None = None
+
+
+def _send_in_order(
+    rows: list[OutboxMessage], broker: dramatiq.Broker, *, before_park: Callable[[OutboxMessage], None]
+) -> _Walk:
+    """Publish ``rows`` in order: a row that cannot become a message is parked (after
+    ``before_park``) and the walk goes on; the first broker failure stops it, keeping the order for
+    the next try."""
     sent: list[str] = []
     for index, row in enumerate(rows):
         try:
             message = _message_for(row, broker)
         except Unpublishable as error:
+            before_park(row)
             _park(row, str(error))
             continue
         try:
             broker.enqueue(message)
         except Exception as error:
-            _release(row.id, rows[index + 1 :], error)
             log.warning("outbox publish failed for %s (%s); will retry", row.id, row.actor_name)
-            break
+            return _Walk(sent, _Refusal(row, error, rows[index + 1 :]))
         sent.append(row.id)
-    if sent:
-        OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1).where(
-            OutboxMessage.id.in_(sent)
-        ).execute()
-    return len(sent)
+    return _Walk(sent)
 
 
 def _release(failed_id: str, rest: list[OutboxMessage], error: Exception) -> None:
@@ -155,23 +186,14 @@ def _claim(ids: list[str] | None, limit: int) -> list[OutboxMessage]:
 
 
 def _publish(rows: list[OutboxMessage], broker: dramatiq.Broker) -> int:
-    published = 0
-    for index, row in enumerate(rows):
-        try:
-            message = _message_for(row, broker)
-        except Unpublishable as error:
-            _unclaim([row.id], attempted=True)
-            _park(row, str(error))
-            continue
-        try:
-            broker.enqueue(message)
-        except Exception as error:
-            _unclaim([row.id], attempted=True, error=repr(error)[:500])
-            _unclaim([later.id for later in rows[index + 1 :]], attempted=False)
-            log.warning("outbox publish failed for %s (%s); will retry", row.id, row.actor_name)
-            break  # the broker is down: keep order, retry on the next sweep
-        published += 1
-    return published
+    """Rows the claim marked published: the mark is undone for a row parked or refused and for
+    the rows behind a refusal."""
+    walk = _send_in_order(rows, broker, before_park=lambda row: _unclaim([row.id], attempted=True))
+    if walk.refusal is not None:  # the broker is down: the sweeper tries again, in order
+        refused, error, behind = walk.refusal
+        _unclaim([refused.id], attempted=True, error=repr(error)[:500])
+        _unclaim([later.id for later in behind], attempted=False)
+    return len(walk.sent)
 
 
 def _unclaim(ids: list[str], *, attempted: bool, error: str | None = None) -> None:
