@@ -16,22 +16,27 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import itertools
 import os
 import random
+import tempfile
 import threading
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import psycopg2
 
 from bench import embedded_run, floor_run, webhook_check
+from bench import statements as bench_statements
 from bench.breakdown import breakdown, print_breakdown
 from bench.client import PartnerClient, RouteMissing, StepFailed, valid_cpf
 from bench.flow import STEPS, run_flow
+from bench.private_services import PrivatePostgres
 from bench.proc_cpu import CpuSampler, print_cpu
 from bench.process_kinds import SHARED, ServiceProcesses
-from bench.services import BenchEnvironment
+from bench.services import ADMIN_URL, BenchEnvironment
 from bench.stats import machine, ms, percentile
 from rabbitmq.pools import LAYOUTS
 
@@ -110,11 +115,15 @@ def _postgres_rows(database_url: str):
     return rows
 
 
-def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float, layout: str = "production") -> dict:
+def run_flow_phase(
+    env: BenchEnvironment, n: int, concurrency: int, poll: float, layout: str = "production", statements: bool = False
+) -> dict:
     env.start_api()
     receivers = webhook_check.start_receivers(env.cli)
     env.start_pools(layout=layout)
     processes = ServiceProcesses(env, layout)
+    if statements:
+        bench_statements.reset(env.database_url)
     database_before = database_work(env.database_url)
     with CpuSampler(processes.kinds) as sampler:
         results, wall = drive(env.base_url, n, concurrency, poll)
@@ -136,6 +145,7 @@ def run_flow_phase(env: BenchEnvironment, n: int, concurrency: int, poll: float,
         cpu=sampler.totals(),
         webhooks=delivered,
         database=database,
+        statements=bench_statements.top(env.database_url) if statements else [],
     )
     return summary
 
@@ -186,15 +196,28 @@ def main() -> None:
     parser.add_argument(
         "--embedded-n", type=int, default=100, help="proposals through the embedded default afterwards (0: skip)"
     )
+    parser.add_argument(
+        "--statements",
+        type=int,
+        default=0,
+        help="run on a private PostgreSQL with pg_stat_statements and print this many costliest statements",
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    with BenchEnvironment() as env:
-        flow = run_flow_phase(env, args.n, args.concurrency, args.poll, args.layout)
+    with contextlib.ExitStack() as stack:
+        admin_url = ADMIN_URL
+        if args.statements:  # a server of our own, started with the extension preloaded
+            root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-statements-")))
+            admin_url = stack.enter_context(PrivatePostgres(root, settings=bench_statements.SERVER_SETTINGS)).admin_url
+        env = stack.enter_context(BenchEnvironment(admin_url=admin_url))
+        flow = run_flow_phase(env, args.n, args.concurrency, args.poll, args.layout, statements=bool(args.statements))
         reached = [step for step in STEPS if flow["per_step"].get(step)]
         measured = round(flow["hops_total"] / max(1, len(flow["per_step"].get("start", []))))
         hops = args.hops or measured or ESTIMATED_HOPS
         floor = floor_run.run(env, args.n, hops, args.layout)
     _report(args, flow, reached, floor, hops)
+    if args.statements:
+        bench_statements.print_top(flow["statements"], args.n, args.statements)
     if args.embedded_n:
         embedded_run.run_and_report(args.embedded_n, args.concurrency, args.poll)
 

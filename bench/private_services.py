@@ -120,7 +120,8 @@ class PrivatePostgres:
     """A throw-away cluster (initdb) under ``root``/postgres, trust auth, user postgres; its log
     is copied to ``log_dir``/postgres.log at the end when given (it outlives the cluster)."""
 
-    def __init__(self, root: Path, log_dir: Path | None = None) -> None:
+    def __init__(self, root: Path, log_dir: Path | None = None, settings: dict[str, str] | None = None) -> None:
+        self.settings = dict(settings or {})  # server settings (-c name=value), e.g. a preloaded library
         self.bin = postgres_bin()
         if self.bin is None:
             raise RuntimeError("PostgreSQL server binaries not found (set POSTGRES_BIN)")
@@ -166,6 +167,7 @@ class PrivatePostgres:
         """Start and wait until it accepts connections; returns the seconds it took."""
         started = time.monotonic()
         options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+        options += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(
             str(self.bin / "pg_ctl"),
             "-D",
