@@ -231,30 +231,35 @@ def test_after_the_fourth_failure_the_message_is_dead_lettered(
     assert "status webhook to PARTNER_A failed after 4 attempts" in caplog.text
 
 
-def test_a_later_event_waits_while_an_earlier_one_is_retried(receiver, configure_partner, new_proposal, drain):
-    # Given an endpoint that fails the first two requests
-    hook = receiver(script=[500, 500])
+def _three_events(script, *, receiver, configure_partner, new_proposal, drain):
+    """An endpoint answering ``script`` (then 200); a proposal's first event, and two more changes
+    committed together behind it, all run. Returns the proposal, the receiver and the statuses it
+    received, in order."""
+    hook = receiver(script=script)
     configure_partner(webhook_url=hook.url())
-    # When two more changes of one proposal are committed together
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
     drain()
+    return proposal, hook, [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
+
+
+def test_a_later_event_waits_while_an_earlier_one_is_retried(receiver, configure_partner, new_proposal, drain):
+    # Given an endpoint that fails the first two requests, when two more changes follow the first
+    _, hook, statuses = _three_events(
+        [500, 500], receiver=receiver, configure_partner=configure_partner, new_proposal=new_proposal, drain=drain
+    )
     # Then the partner sees every attempt of an event before the next event
-    statuses = [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
     assert statuses == ["TOKEN_SENT", "TOKEN_SENT", "TOKEN_SENT", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS"]
     assert [r.headers["X-Event-Sequence"] for r in hook.received][-3:] == ["1", "2", "3"]
 
 
 def test_a_handed_over_event_that_fails_is_retried_on_its_schedule(receiver, configure_partner, new_proposal, drain):
-    # Given an endpoint that takes the first event, then fails once
-    hook = receiver(script=[200, 500])
-    configure_partner(webhook_url=hook.url())
-    # When two more changes are committed behind the first event (sent by its end, no message)
-    proposal = new_proposal()
-    _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
-    drain()
+    # Given an endpoint that takes the first event, then fails once, when two more changes are
+    # committed behind the first event (sent by its end, no message of their own)
+    proposal, _, statuses = _three_events(
+        [200, 500], receiver=receiver, configure_partner=configure_partner, new_proposal=new_proposal, drain=drain
+    )
     # Then the failed one is attempted again on its schedule, before the next event goes out
-    statuses = [json.loads(r.body)["status_change"]["new_status"] for r in hook.received]
     assert statuses == ["TOKEN_SENT", "TOKEN_VALIDATED", "TOKEN_VALIDATED", "CREDIT_ANALYSIS_IN_PROGRESS"]
     second = WebhookDelivery.get(WebhookDelivery.proposal_id == proposal.id, WebhookDelivery.sequence == 2)
     assert (second.status, second.attempts) == ("DELIVERED", 2)
