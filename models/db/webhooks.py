@@ -36,7 +36,12 @@ class WebhookDelivery(BaseModel):
     redrive_at = UtcDateTimeField(null=True)
 
     class Meta:
-        indexes = ((("kind", "partner_code", "idempotency_key"), True),)
+        indexes = (
+            (("kind", "partner_code", "idempotency_key"), True),
+            # A proposal's event by sequence: the order checks of every status event and the
+            # sweep's search for changes with no delivery (an anti-join probed once per change).
+            (("proposal_id", "sequence"), False),
+        )
 
 
 class DeliveryAttempt(BaseModel):
