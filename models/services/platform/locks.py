@@ -23,8 +23,15 @@ def locked_proposal_or_none(proposal_id: str) -> Proposal | None:
     return _locking(Proposal.select().where(Proposal.id == proposal_id)).first()
 
 
+# FOR NO KEY UPDATE, not FOR UPDATE: lockers still wait for each other (and for a status UPDATE,
+# which takes the same lock), but a row inserted elsewhere that references the proposal (a status
+# change, an offer, a simulation: its foreign-key check takes FOR KEY SHARE) does not wait for the
+# lock holder's commit. The proposal's id, the only key referenced, never changes.
+ROW_LOCK = "FOR NO KEY UPDATE"
+
+
 def _locking(query):
-    return query.for_update() if is_postgres() else query
+    return query.for_update(ROW_LOCK) if is_postgres() else query
 
 
 def lock_customer(cpf: str) -> None:
@@ -37,11 +44,11 @@ def lock_customer(cpf: str) -> None:
 
 def locked_proposal_of_contract(*conditions) -> Proposal | None:
     """The proposal of the contract matching ``conditions``, locked like ``locked_proposal``, in one
-    query (FOR UPDATE OF the proposal only); None when no contract matches. Re-read the contract
-    after it: only the proposal row is locked and fresh."""
+    query (FOR NO KEY UPDATE OF the proposal only); None when no contract matches. Re-read the
+    contract after it: only the proposal row is locked and fresh."""
     from models.db.contracts import Contract
 
     query = Proposal.select().join(Contract, on=(Contract.proposal == Proposal.id)).where(*conditions)
     if is_postgres():
-        query = query.for_update(of=Proposal)
+        query = query.for_update(ROW_LOCK, of=Proposal)
     return query.first()
