@@ -8,6 +8,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from models.db.compiled import Compiled
 from models.db.database import db
 from models.db.partners import WEBHOOK_AUTH_MODES, Partner, PartnerCredential
 from models.domain.clock import now
@@ -128,17 +129,23 @@ def find_active_credential(client_id: str) -> PartnerCredential | None:
     )
 
 
+_CREDENTIAL_AND_PARTNER: Compiled[PartnerCredential] = Compiled(
+    lambda credential_id: (
+        PartnerCredential.select(PartnerCredential, Partner)
+        .join(Partner)
+        .where(PartnerCredential.id == credential_id)
+        .limit(1)
+    ),
+    int,
+)
+
+
 def token_holder(claims: TokenClaims) -> Partner | None:
     """The partner a verified token speaks for, when the credential it names is still current: not
     revoked (a rotation revokes it), of the token's client id, origin and environment, its partner
     enabled and still in the token's generation (a disable moves it on). None otherwise (the bearer
     check answers 401). One query per request."""
-    credential = (
-        PartnerCredential.select(PartnerCredential, Partner)
-        .join(Partner)
-        .where(PartnerCredential.id == claims.credential_id)
-        .first()
-    )
+    credential = _CREDENTIAL_AND_PARTNER.first(claims.credential_id)
     if (
         credential is None
         or credential.revoked_at is not None

@@ -9,18 +9,22 @@ serialises writers.
 
 from __future__ import annotations
 
+from models.db.compiled import Compiled
 from models.db.database import db, is_postgres
 from models.db.proposals import Proposal
 
 
 def locked_proposal(proposal_id: str) -> Proposal:
     """The proposal, locked until the surrounding transaction ends (call inside unit_of_work)."""
-    return _locking(Proposal.select().where(Proposal.id == proposal_id)).get()
+    proposal = locked_proposal_or_none(proposal_id)
+    if proposal is None:
+        raise Proposal.DoesNotExist(f"proposal {proposal_id} not found")
+    return proposal
 
 
 def locked_proposal_or_none(proposal_id: str) -> Proposal | None:
     """Like ``locked_proposal``, but None when there is no such proposal."""
-    return _locking(Proposal.select().where(Proposal.id == proposal_id)).first()
+    return _LOCKED_PROPOSAL.first(str(proposal_id))
 
 
 # FOR NO KEY UPDATE, not FOR UPDATE: lockers still wait for each other (and for a status UPDATE,
@@ -32,6 +36,11 @@ ROW_LOCK = "FOR NO KEY UPDATE"
 
 def _locking(query):
     return query.for_update(ROW_LOCK) if is_postgres() else query
+
+
+_LOCKED_PROPOSAL: Compiled[Proposal] = Compiled(
+    lambda proposal_id: _locking(Proposal.select().where(Proposal.id == proposal_id).limit(1)), str
+)
 
 
 def lock_customer(cpf: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import peewee
 
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal, StatusChange
 from models.db.webhooks import WebhookDelivery
@@ -38,15 +39,21 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
     }
 
 
-def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, Partner] | None:
-    """The change, its proposal and the proposal's partner, in one query."""
-    change = (
+_CHANGE_AND_PARTIES: Compiled[StatusChange] = Compiled(
+    lambda status_change_id: (
         StatusChange.select(StatusChange, Proposal, Partner)
         .join(Proposal)
         .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
         .where(StatusChange.id == status_change_id)
-        .first()
-    )
+        .limit(1)
+    ),
+    int,
+)
+
+
+def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, Partner] | None:
+    """The change, its proposal and the proposal's partner, in one query."""
+    change = _CHANGE_AND_PARTIES.first(status_change_id)
     if change is None:  # the change (or its proposal) was removed after the message was sent
         return None
     partner = change.proposal.origin_partner
@@ -88,25 +95,52 @@ def record_event(status_change_id: int) -> WebhookDelivery | None:
     return recorded[0] if recorded else None
 
 
+def _final_delivery_of(proposal_id, sequence):
+    """A final status delivery of the proposal's change at ``sequence`` (a subquery)."""
+    return WebhookDelivery.select(WebhookDelivery.id).where(
+        WebhookDelivery.kind == "status",
+        WebhookDelivery.proposal_id == proposal_id,
+        WebhookDelivery.sequence == sequence,
+        WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES)),
+    )
+
+
+_EARLIER_PENDING: Compiled[StatusChange] = Compiled(
+    lambda proposal_id, sequence: (
+        StatusChange.select(StatusChange.id)
+        .where(
+            StatusChange.proposal == proposal_id,
+            StatusChange.sequence < sequence,
+            ANNOUNCED,
+            ~peewee.fn.EXISTS(_final_delivery_of(proposal_id, StatusChange.sequence)),
+        )
+        .limit(1)
+    ),
+    str,
+    int,
+)
+
+
 def earlier_pending(delivery: WebhookDelivery) -> bool:
     """True while an announced change of the same proposal with a lower sequence has no final
     delivery yet (its message may not even have run: the change row is what counts). One query."""
-    final = WebhookDelivery.select(WebhookDelivery.id).where(
-        WebhookDelivery.kind == "status",
-        WebhookDelivery.proposal_id == delivery.proposal_id,
-        WebhookDelivery.sequence == StatusChange.sequence,
-        WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES)),
-    )
-    return (
-        StatusChange.select()
+    return _EARLIER_PENDING.exists(delivery.proposal_id, delivery.sequence)
+
+
+_PREDECESSOR_UNFINISHED: Compiled[StatusChange] = Compiled(
+    lambda proposal_id, previous: (
+        StatusChange.select(StatusChange.id)
         .where(
-            StatusChange.proposal == delivery.proposal_id,
-            StatusChange.sequence < delivery.sequence,
+            StatusChange.proposal == proposal_id,
+            StatusChange.sequence == previous,
             ANNOUNCED,
-            ~peewee.fn.EXISTS(final),
+            ~peewee.fn.EXISTS(_final_delivery_of(proposal_id, previous)),
         )
-        .exists()
-    )
+        .limit(1)
+    ),
+    str,
+    int,
+)
 
 
 def predecessor_unfinished(proposal_id: str, sequence: int) -> bool:
@@ -114,33 +148,13 @@ def predecessor_unfinished(proposal_id: str, sequence: int) -> bool:
     recorded yet). Its end (``status_delivery._finish``) then hands over the change at ``sequence``,
     so that change needs no message of its own: a message would only run to find it held behind
     this one. One query."""
-    final = WebhookDelivery.select(WebhookDelivery.id).where(
-        WebhookDelivery.kind == "status",
-        WebhookDelivery.proposal_id == proposal_id,
-        WebhookDelivery.sequence == sequence - 1,
-        WebhookDelivery.status.in_(list(FINAL_DELIVERY_STATUSES)),
-    )
-    return (
-        StatusChange.select()
-        .where(
-            StatusChange.proposal == proposal_id,
-            StatusChange.sequence == sequence - 1,
-            ANNOUNCED,
-            ~peewee.fn.EXISTS(final),
-        )
-        .exists()
-    )
+    return _PREDECESSOR_UNFINISHED.exists(proposal_id, sequence - 1)
 
 
-def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
-    """The change right after ``delivery``'s when it still waits for a first attempt: its event is
-    held (recorded, never attempted), or not recorded at all (``proposal_status.move`` sent it no
-    message because this one was unfinished: see ``predecessor_unfinished``). One already
-    attempted is not handed over: its own run claimed it (it is being sent, or retrying on its
-    schedule)."""
+def _next_waiting(proposal_id, sequence):
     later = StatusChange.alias("later")
     following = later.select(peewee.fn.MIN(later.sequence)).where(
-        later.proposal == delivery.proposal_id, later.sequence > delivery.sequence
+        later.proposal == proposal_id, later.sequence > sequence
     )
     return (
         StatusChange.select(StatusChange.id)
@@ -154,13 +168,25 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
             ),
         )
         .where(
-            StatusChange.proposal == delivery.proposal_id,
+            StatusChange.proposal == proposal_id,
             StatusChange.sequence == following,
             WebhookDelivery.id.is_null()
             | (WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)) & (WebhookDelivery.attempts == 0)),
         )
-        .first()
+        .limit(1)
     )
+
+
+_NEXT_WAITING: Compiled[StatusChange] = Compiled(_next_waiting, str, int)
+
+
+def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
+    """The change right after ``delivery``'s when it still waits for a first attempt: its event is
+    held (recorded, never attempted), or not recorded at all (``proposal_status.move`` sent it no
+    message because this one was unfinished: see ``predecessor_unfinished``). One already
+    attempted is not handed over: its own run claimed it (it is being sent, or retrying on its
+    schedule)."""
+    return _NEXT_WAITING.first(delivery.proposal_id, delivery.sequence)
 
 
 def change_of(delivery: WebhookDelivery) -> StatusChange:

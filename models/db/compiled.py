@@ -1,0 +1,98 @@
+"""Queries whose SQL is rendered once per process.
+
+peewee renders a query's SQL from its expression tree on every execution: under load that is about
+a third of the CPU of the API and of the webhooks pool (``py-spy record --gil``, BENCHMARKS.md). A
+hot query of fixed shape is built once with marker arguments; each call then runs the same SQL with
+its own values where the markers were, and reads rows as peewee would (joined models included).
+
+Only ``str`` and ``int`` arguments are taken (their database value is the value itself); a build
+that transforms an argument, or drops one, fails on first use rather than running wrong SQL.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import peewee
+
+from models.db.database import db
+
+T = TypeVar("T")
+
+_INT_MARKER_BASE = -7_300_000_000_000
+
+
+def _marker(kind: type, index: int) -> str | int:
+    if kind is str:
+        return f"\x00compiled-argument-{index}\x00"
+    if kind is int:
+        return _INT_MARKER_BASE - index
+    raise TypeError(f"compiled queries take str and int arguments, not {kind.__name__}")
+
+
+class _Template:
+    def __init__(self, query: peewee.Query, sql: str, params: list, slots: list[int | None]) -> None:
+        self.query, self.sql, self.params, self.slots = query, sql, params, slots
+
+    def params_for(self, args: tuple) -> list:
+        return [value if slot is None else args[slot] for slot, value in zip(self.slots, self.params, strict=True)]
+
+
+class Compiled(Generic[T]):
+    """``Compiled(build, str, int)``: ``build(proposal_id, sequence)`` returns the peewee query;
+    ``first(...)`` and ``exists(...)`` run it with those arguments."""
+
+    def __init__(self, build: Callable[..., peewee.Query], *kinds: type) -> None:
+        self._build, self._kinds = build, kinds
+        self._templates: dict[tuple, _Template] = {}
+        self._lock = threading.Lock()
+
+    def _template(self) -> _Template:
+        database = db.obj
+        key = (type(database), database.param)  # the SQL differs by dialect only
+        template = self._templates.get(key)
+        if template is None:
+            with self._lock:
+                template = self._templates.get(key) or self._compile(key)
+        return template
+
+    def _compile(self, key: tuple) -> _Template:
+        markers = [_marker(kind, index) for index, kind in enumerate(self._kinds)]
+        query = self._build(*markers)
+        sql, params = query.sql()
+        slots = [_slot(value, markers) for value in params]
+        missing = set(range(len(markers))) - {slot for slot in slots if slot is not None}
+        if missing:
+            raise ValueError(f"compiled query {self._build.__qualname__}: arguments {sorted(missing)} not in its SQL")
+        template = self._templates[key] = _Template(query, sql, params, slots)
+        return template
+
+    def _check(self, args: tuple) -> None:
+        if len(args) != len(self._kinds) or not all(
+            isinstance(arg, kind) and not isinstance(arg, bool) for arg, kind in zip(args, self._kinds, strict=True)
+        ):
+            raise TypeError(f"compiled query {self._build.__qualname__} takes {self._kinds}, got {args!r}")
+
+    def first(self, *args: Any) -> T | None:
+        """The first row, as the query's model (with its joined models), or None."""
+        self._check(args)
+        template = self._template()
+        cursor = db.execute_sql(template.sql, template.params_for(args))
+        for row in template.query._get_cursor_wrapper(cursor):
+            return row
+        return None
+
+    def exists(self, *args: Any) -> bool:
+        """Whether the query returns a row."""
+        self._check(args)
+        template = self._template()
+        return db.execute_sql(template.sql, template.params_for(args)).fetchone() is not None
+
+
+def _slot(value: object, markers: list) -> int | None:
+    for index, marker in enumerate(markers):
+        if type(value) is type(marker) and value == marker:
+            return index
+    return None

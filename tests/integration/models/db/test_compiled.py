@@ -1,0 +1,46 @@
+"""Queries rendered once (models/db/compiled.py): same rows as peewee's own execution."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.db.compiled import Compiled
+from models.db.proposals import Proposal, StatusChange
+from tests import builders
+
+_CHANGES = Compiled(
+    lambda proposal_id, sequence: (
+        StatusChange.select(StatusChange, Proposal)
+        .join(Proposal)
+        .where(StatusChange.proposal == proposal_id, StatusChange.sequence == sequence)
+        .limit(1)
+    ),
+    str,
+    int,
+)
+
+
+def test_each_call_runs_with_its_own_arguments_and_reads_joined_models(app):
+    first = builders.proposal(path=("TOKEN_SENT",))
+    second = builders.proposal(path=("TOKEN_SENT", "TOKEN_VALIDATED"))
+    for proposal, sequence, status in (
+        (first, 1, "TOKEN_SENT"),
+        (second, 2, "TOKEN_VALIDATED"),
+        (second, 0, "CREATED"),
+    ):
+        change = _CHANGES.first(proposal.id, sequence)
+        assert (change.proposal.id, change.proposal.cpf, change.new_status) == (proposal.id, proposal.cpf, status)
+    assert _CHANGES.first(first.id, 2) is None
+    assert (_CHANGES.exists(second.id, 2), _CHANGES.exists(first.id, 2)) == (True, False)
+
+
+def test_a_build_that_changes_an_argument_fails_on_first_use(app):
+    shifted = Compiled(lambda sequence: StatusChange.select().where(StatusChange.sequence == sequence + 1), int)
+    with pytest.raises(ValueError, match="arguments \\[0\\] not in its SQL"):
+        shifted.first(1)
+
+
+@pytest.mark.parametrize("arguments", [("p",), ("p", "1"), ("p", True), ("p", 1, 2)])
+def test_arguments_of_another_kind_or_count_are_refused(app, arguments):
+    with pytest.raises(TypeError):
+        _CHANGES.first(*arguments)
