@@ -28,7 +28,7 @@ def _start(proposal_id: str, body: dict, wait: bool):
     contract = contracts.start_contract(
         current_origin(), proposal_id, body.get("signature_redirect_url"), contract_settings=contract_settings
     )
-    contract = contracts.await_generation(contract.id, contract_settings.hybrid_wait_seconds if wait else None)
+    contract = contracts.await_generation(contract, contract_settings.hybrid_wait_seconds if wait else None)
     if contract.status == IN_PROGRESS:
         return serialized(Acknowledgement, contract_views.acknowledgement(contract), 202)
     if contract.status == ContractStatus.FAILED:

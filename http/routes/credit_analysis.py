@@ -47,7 +47,7 @@ def _answer(analysis, *, wait: float | None, created: int = 201):
     """Wait (hybrid) then 201 approved (200 when polled) / 200 rejected or failed, else the 202
     acknowledgement."""
     if wait:
-        analysis = await_analysis(analysis.id, wait)
+        analysis = await_analysis(analysis, wait)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return serialized(Acknowledgement, acknowledgement(analysis), 202)
     return result_body(finished_analysis(analysis)), created if analysis.outcome == AnalysisOutcome.APPROVED else 200
@@ -97,7 +97,7 @@ def _retry(proposal_id: str, *, sync: bool):
         return serialized(RetryResult, retry_refusal(proposal_id, outcome), 200)
     if not sync:
         return serialized(Acknowledgement, acknowledgement(outcome), 202)
-    analysis = await_analysis(outcome.id, credit_settings.retry_wait_seconds)
+    analysis = await_analysis(outcome, credit_settings.retry_wait_seconds)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return serialized(Acknowledgement, acknowledgement(analysis), 202)
     return serialized(RetryResult, retry_body(finished_analysis(analysis)), 200)

@@ -41,7 +41,7 @@ def simulate(body, proposal_id):
         insured=bool(body["insured"]),
         pricing_settings=settings.credit.pricing,
     )
-    simulation = await_simulation(requested.id, settings.credit.simulation_wait_seconds)
+    simulation = await_simulation(requested, settings.credit.simulation_wait_seconds)
     if simulation.status == SimulationStatus.PENDING:
         raise ApiError(
             503, "The simulation is taking longer than expected; try again shortly", error_code="SIMULATION_TIMEOUT"

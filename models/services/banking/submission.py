@@ -10,6 +10,7 @@ from models.domain.errors import DomainError
 from models.domain.lifecycles import BankDataSubmissionState
 from models.services.banking import bank_validation
 from models.services.banking import disbursement_data as banking
+from models.services.banking.disbursement_data import submission_key
 from models.services.banking.options import PixKey, parse_banking_data
 from models.services.partners.ownership import owned_proposal
 from models.services.platform.proposal_status import ConcurrentChange
@@ -43,7 +44,7 @@ def _await_verdict(submission_id: str, wait_seconds: float, kind: str, proposal_
     def decided() -> bool:
         return BankDataSubmission.get_by_id(submission_id).state != BankDataSubmissionState.PENDING
 
-    wakeups.wait_until(decided, wait_seconds)
+    wakeups.wait_until(decided, wait_seconds, keys=(submission_key(submission_id),))
     if banking.abandon(submission_id):
         code, text = _TIMEOUTS[kind]
         raise DomainError(

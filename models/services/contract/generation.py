@@ -33,6 +33,7 @@ from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import lock_customer, locked_proposal
 from models.services.platform.proposal_clock import outbox_instant, proposal_now
+from models.services.platform.proposal_status import wake_key
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.services.platform.wakeups import wakeups
 from models.settings import CcbSettings, ContractSettings
@@ -101,14 +102,16 @@ def start_contract(
         return start(owned_proposal(origin, proposal_id, lock=True), redirect_url, contract_settings=contract_settings)
 
 
-def await_generation(contract_id: str, timeout: float | None) -> Contract:
+def await_generation(contract: Contract, timeout: float | None) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
-    seconds (None: at once, no wait)."""
+    seconds (None: at once, no wait). Either end moves the proposal's status, which wakes it."""
     if timeout:
         wakeups.wait_until(
-            lambda: Contract.get_by_id(contract_id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS, timeout
+            lambda: Contract.get_by_id(contract.id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
+            timeout,
+            keys=(wake_key(str(contract.proposal_id)),),
         )
-    return Contract.get_by_id(contract_id)
+    return Contract.get_by_id(contract.id)
 
 
 def start(proposal: Proposal, redirect_url: str | None, *, contract_settings: ContractSettings) -> Contract:

@@ -11,6 +11,7 @@ from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.analysis import latest_analysis
 from models.services.credit.offers import analysis_offers
 from models.services.partners.ownership import owned_proposal
+from models.services.platform.proposal_status import wake_key
 from models.services.platform.wakeups import wakeups
 
 
@@ -19,8 +20,10 @@ def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
     return latest_analysis(owned_proposal(origin, proposal_id).id)
 
 
-def await_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
-    """Hybrid wait: woken right after the actor commits; returns the analysis as it then stands."""
+def await_analysis(analysis: CreditAnalysis, timeout: float) -> CreditAnalysis:
+    """Hybrid wait: woken right after the actor commits (its outcome notifies the proposal's key);
+    returns the analysis as it then stands."""
+    analysis_id = analysis.id
 
     def finished() -> bool:
         return (
@@ -28,7 +31,7 @@ def await_analysis(analysis_id: str, timeout: float) -> CreditAnalysis:
             != AnalysisOutcome.IN_PROGRESS
         )
 
-    wakeups.wait_until(finished, timeout)
+    wakeups.wait_until(finished, timeout, keys=(wake_key(str(analysis.proposal_id)),))
     return CreditAnalysis.get_by_id(analysis_id)
 
 

@@ -32,8 +32,8 @@ from models.services.credit.offers import store_offers
 from models.services.credit.products import pricing
 from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_clock import outbox_instant, proposal_now
-from models.services.platform.proposal_status import move
-from models.services.platform.unit_of_work import enqueue, unit_of_work
+from models.services.platform.proposal_status import move, wake_key
+from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
 from models.settings import CreditSettings, PayrollWindowSettings, PricingSettings
 
 log = logging.getLogger(__name__)
@@ -137,6 +137,8 @@ def _finish(analysis: CreditAnalysis, proposal: Proposal, outcome: str, **fields
         .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
         .execute()
     )
+    if updated:  # the hybrid wait (analysis_reads.await_analysis), whether or not the status moves
+        notify(wake_key(proposal.id))
     return updated == 1
 
 

@@ -135,8 +135,9 @@ def simulation_offers(simulation: Simulation) -> list[Offer]:
     return [rows[i] for i in simulation.offer_ids or [] if i in rows]
 
 
-def await_simulation(simulation_id: str, timeout: float) -> Simulation:
+def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
     """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
+    simulation_id = simulation.id
 
     def done() -> bool:
         return (
@@ -144,5 +145,5 @@ def await_simulation(simulation_id: str, timeout: float) -> Simulation:
             != SimulationStatus.PENDING
         )
 
-    wakeups.wait_until(done, timeout)
+    wakeups.wait_until(done, timeout, keys=(wake_key(str(simulation.proposal_id)),))
     return Simulation.get_by_id(simulation_id)

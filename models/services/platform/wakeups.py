@@ -12,6 +12,7 @@ import select
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 
 log = logging.getLogger(__name__)
 
@@ -20,29 +21,58 @@ RECHECK_SECONDS = 1.0
 
 
 class Wakeups:
+    """Waiters name the keys their work's commit notifies, and only a wake of one of those keys
+    sends them back to the database: under load every commit of every proposal wakes somebody, and
+    waiters that re-read on each of them spent a tenth of the API's CPU (BENCHMARKS.md)."""
+
     def __init__(self) -> None:
         self._condition = threading.Condition()
-        self._generation = 0
+        self._generation = 0  # every wake, for a waiter that names no key
+        self._key_generations: dict[str, int] = {}  # only keys somebody waits on
+        self._waiters: dict[str, int] = {}
 
     def wake(self, keys: list[str]) -> None:
         with self._condition:
             self._generation += 1
+            for key in keys:
+                if key in self._key_generations:
+                    self._key_generations[key] += 1
             self._condition.notify_all()
 
-    def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
-        """Block until ``predicate()`` holds or ``timeout`` seconds pass; returns the last result."""
+    def _seen(self, keys: tuple[str, ...]) -> object:
+        if not keys:
+            return self._generation
+        return tuple(self._key_generations[key] for key in keys)
+
+    def _changed(self, keys: tuple[str, ...], seen: object) -> bool:
+        return self._seen(keys) != seen
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float, *, keys: tuple[str, ...] = ()) -> bool:
+        """Block until ``predicate()`` holds or ``timeout`` seconds pass; returns the last result.
+        ``predicate`` runs again when one of ``keys`` is woken (any wake when none is named), and
+        at least every RECHECK_SECONDS, so a lost notification costs a re-check, never an answer."""
         deadline = time.monotonic() + timeout
-        while True:
+        with self._condition:
+            for key in keys:
+                self._waiters[key] = self._waiters.get(key, 0) + 1
+                self._key_generations.setdefault(key, 0)
+        try:
+            while True:
+                with self._condition:
+                    seen = self._seen(keys)
+                if predicate():
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                with self._condition:
+                    self._condition.wait_for(partial(self._changed, keys, seen), min(remaining, RECHECK_SECONDS))
+        finally:
             with self._condition:
-                seen = self._generation
-            if predicate():
-                return True
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            with self._condition:
-                if self._generation == seen:
-                    self._condition.wait(min(remaining, RECHECK_SECONDS))
+                for key in keys:
+                    self._waiters[key] -= 1
+                    if not self._waiters[key]:
+                        del self._waiters[key], self._key_generations[key]
 
 
 wakeups = Wakeups()

@@ -1,0 +1,78 @@
+"""Hybrid waits wake on their own keys only (models/services/platform/wakeups.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from models.services.platform import wakeups as wakeups_module
+from models.services.platform.wakeups import Wakeups
+
+
+def _waiting(wakeups: Wakeups, keys: tuple[str, ...], timeout: float = 5.0):
+    """A thread waiting on ``keys`` until ``done`` is set; returns (thread, done, checks)."""
+    done, checks = threading.Event(), []
+
+    def predicate() -> bool:
+        checks.append(time.monotonic())
+        return done.is_set()
+
+    thread = threading.Thread(target=wakeups.wait_until, args=(predicate, timeout), kwargs={"keys": keys})
+    thread.start()
+    while not checks:
+        time.sleep(0.001)
+    return thread, done, checks
+
+
+def _settle() -> None:
+    time.sleep(0.05)
+
+
+def test_a_wake_of_another_key_does_not_send_the_waiter_back_to_the_database():
+    wakeups = Wakeups()
+    thread, done, checks = _waiting(wakeups, ("proposal:a",))
+    for _ in range(20):
+        wakeups.wake(["proposal:b"])
+    _settle()
+    assert len(checks) == 1
+    done.set()
+    wakeups.wake(["proposal:b", "proposal:a"])
+    thread.join(2)
+    assert not thread.is_alive() and len(checks) == 2
+
+
+def test_a_waiter_naming_no_key_wakes_on_any_key():
+    wakeups = Wakeups()
+    thread, done, checks = _waiting(wakeups, ())
+    done.set()
+    wakeups.wake(["proposal:b"])
+    thread.join(2)
+    assert not thread.is_alive() and len(checks) == 2
+
+
+def test_a_lost_wake_costs_one_re_check_interval(monkeypatch):
+    monkeypatch.setattr(wakeups_module, "RECHECK_SECONDS", 0.05)
+    wakeups = Wakeups()
+    thread, done, checks = _waiting(wakeups, ("proposal:a",))
+    done.set()  # the work finished, but its wake never comes
+    thread.join(2)
+    assert not thread.is_alive() and len(checks) == 2
+
+
+def test_keys_are_forgotten_when_their_last_waiter_leaves():
+    wakeups = Wakeups()
+    first, first_done, _ = _waiting(wakeups, ("proposal:a",))
+    second, second_done, _ = _waiting(wakeups, ("proposal:a",))
+    first_done.set()
+    second_done.set()
+    wakeups.wake(["proposal:a"])
+    first.join(2)
+    second.join(2)
+    assert (wakeups._waiters, wakeups._key_generations) == ({}, {})
+
+
+def test_a_timeout_returns_the_last_answer():
+    wakeups = Wakeups()
+    started = time.monotonic()
+    assert wakeups.wait_until(lambda: False, 0.1, keys=("proposal:a",)) is False
+    assert time.monotonic() - started >= 0.1
