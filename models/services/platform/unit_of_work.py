@@ -121,7 +121,7 @@ def enqueue(
         # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).
         row = OutboxMessage.create(**fields)
     else:
-        if written(dedup_key):
+        if OutboxMessage.select().where(OutboxMessage.dedup_key == dedup_key).exists():
             return None
         try:
             with db.atomic():
@@ -134,11 +134,6 @@ def enqueue(
         else:
             pending.message_ids.append(row.id)
     return row
-
-
-def written(dedup_key: str) -> bool:
-    """Whether a message with this dedup key is in the outbox (whatever became of it since)."""
-    return OutboxMessage.select().where(OutboxMessage.dedup_key == dedup_key).exists()
 
 
 def publish_after_commit(message_id: str) -> None:
