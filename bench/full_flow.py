@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
+import functools
 import itertools
 import os
 import random
@@ -26,8 +27,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import psycopg2
-
 from bench import embedded_run, floor_run, webhook_check
 from bench import statements as bench_statements
 from bench.breakdown import breakdown, print_breakdown
@@ -36,7 +35,7 @@ from bench.flow import STEPS, run_flow
 from bench.private_services import PrivatePostgres
 from bench.proc_cpu import CpuSampler, print_cpu
 from bench.process_kinds import SHARED, ServiceProcesses
-from bench.services import ADMIN_URL, BenchEnvironment
+from bench.services import ADMIN_URL, BenchEnvironment, run_sql
 from bench.stats import machine, ms, percentile
 from rabbitmq.pools import LAYOUTS
 
@@ -103,16 +102,7 @@ def drive(base_url: str, n: int, concurrency: int, poll: float) -> tuple[list, f
 
 
 def _postgres_rows(database_url: str):
-    def rows(sql: str) -> list[tuple]:
-        connection = psycopg2.connect(database_url)
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute(sql)
-                return cursor.fetchall()
-        finally:
-            connection.close()
-
-    return rows
+    return functools.partial(run_sql, database_url)
 
 
 def run_flow_phase(

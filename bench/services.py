@@ -31,6 +31,21 @@ AMQP_URL = os.environ.get("BENCH_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%
 RESTART_PAUSE = 1.0
 
 
+def run_sql(database_url: str, sql: str) -> list[tuple]:
+    """Run one statement on a connection of its own, outside any transaction (autocommit: DDL such
+    as CREATE DATABASE needs it); its rows, [] for a statement that returns none."""
+    import psycopg2
+
+    connection = psycopg2.connect(database_url)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+    finally:
+        connection.close()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -146,14 +161,8 @@ class BenchEnvironment:
         return False
 
     def _admin(self, *statements: str) -> None:
-        import psycopg2
-
-        connection = psycopg2.connect(self.admin_url)
-        connection.autocommit = True
-        with connection.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement)
-        connection.close()
+        for statement in statements:
+            run_sql(self.admin_url, statement)
 
     def _delete_queues(self) -> None:
         import pika

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-import psycopg2
+from bench.services import run_sql
 
 SERVER_SETTINGS = {
     "shared_preload_libraries": "pg_stat_statements",
@@ -21,27 +21,16 @@ SERVER_SETTINGS = {
 }
 
 
-def _execute(database_url: str, sql: str) -> list[tuple]:
-    connection = psycopg2.connect(database_url)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            return cursor.fetchall() if cursor.description else []
-    finally:
-        connection.close()
-
-
 def reset(database_url: str) -> None:
     """Create the extension in the bench database and start counting from now."""
-    _execute(database_url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-    _execute(database_url, "SELECT pg_stat_statements_reset()")
+    run_sql(database_url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    run_sql(database_url, "SELECT pg_stat_statements_reset()")
 
 
 def top(database_url: str) -> list[tuple[int, float, int, str]]:
     """Every statement run in the bench database since ``reset``: (calls, total ms, rows, text),
     the most expensive first."""
-    return _execute(
+    return run_sql(
         database_url,
         "SELECT calls, total_exec_time, rows, query FROM pg_stat_statements"
         " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
