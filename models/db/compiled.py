@@ -5,8 +5,11 @@ a third of the CPU of the API and of the webhooks pool (``py-spy record --gil``,
 hot query of fixed shape is built once with marker arguments; each call then runs the same SQL with
 its own values where the markers were, and reads rows as peewee would (joined models included).
 
-Only ``str`` and ``int`` arguments are taken (their database value is the value itself); a build
-that transforms an argument, or drops one, fails on first use rather than running wrong SQL.
+Arguments are ``str`` or ``int`` (their database value is the value itself), or a column
+(``Proposal.updated_at``): the argument is then any value that column takes, converted by it at
+each call (a datetime, a JSON document), and the build receives a placeholder node to put where
+the value goes (``update(updated_at=at)``, ``where(Model.column == at)``). A build that transforms
+an argument, or drops one, fails on first use rather than running wrong SQL.
 """
 
 from __future__ import annotations
@@ -20,34 +23,63 @@ import peewee
 from models.db.database import db
 
 T = TypeVar("T")
+Kind = type | peewee.Field
 
 _INT_MARKER_BASE = -7_300_000_000_000
 
 
-def _marker(kind: type, index: int) -> str | int:
+class _Placeholder(peewee.Node):
+    """Where a column-converted argument goes: one parameter, its value set at each call."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+    def __sql__(self, ctx):
+        # As Context.value() adds a parameter; the parameter is this node until a call fills it.
+        ctx._values.append(self)
+        return ctx.literal(ctx.state.param or "?")
+
+
+def _marker(kind: Kind, index: int) -> Any:
+    if isinstance(kind, peewee.Field):
+        return _Placeholder(index)
     if kind is str:
         return f"\x00compiled-argument-{index}\x00"
     if kind is int:
         return _INT_MARKER_BASE - index
-    raise TypeError(f"compiled queries take str and int arguments, not {kind.__name__}")
+    raise TypeError(f"compiled queries take str, int or column arguments, not {kind!r}")
 
 
 class _Template:
-    def __init__(self, query: peewee.Query, sql: str, params: list, slots: list[int | None]) -> None:
+    def __init__(self, query: peewee.Query, sql: str, params: list, slots: list[int | None], kinds: tuple) -> None:
         self.query, self.sql, self.params, self.slots = query, sql, params, slots
+        # Per parameter: None (a constant of the query), or (argument index, converter or None).
+        self.fill = [
+            None if slot is None else (slot, kinds[slot].db_value if isinstance(kinds[slot], peewee.Field) else None)
+            for slot in slots
+        ]
 
     def params_for(self, args: tuple) -> list:
-        return [value if slot is None else args[slot] for slot, value in zip(self.slots, self.params, strict=True)]
+        return [
+            value if fill is None else (args[fill[0]] if fill[1] is None else fill[1](args[fill[0]]))
+            for fill, value in zip(self.fill, self.params, strict=True)
+        ]
 
 
 class Compiled(Generic[T]):
     """``Compiled(build, str, int)``: ``build(proposal_id, sequence)`` returns the peewee query;
-    ``first(...)`` and ``exists(...)`` run it with those arguments."""
+    ``first(...)``, ``all(...)``, ``exists(...)`` and ``execute(...)`` (UPDATE, DELETE: the row
+    count) run it with those arguments."""
 
-    def __init__(self, build: Callable[..., peewee.Query], *kinds: type) -> None:
+    def __init__(self, build: Callable[..., peewee.Query], *kinds: Kind) -> None:
         self._build, self._kinds = build, kinds
         self._templates: dict[tuple, _Template] = {}
         self._lock = threading.Lock()
+
+    def prepare(self) -> None:
+        """Render the SQL for the current database now (raises if the build cannot be compiled)."""
+        self._template()
 
     def _template(self) -> _Template:
         database = db.obj
@@ -66,12 +98,13 @@ class Compiled(Generic[T]):
         missing = set(range(len(markers))) - {slot for slot in slots if slot is not None}
         if missing:
             raise ValueError(f"compiled query {self._build.__qualname__}: arguments {sorted(missing)} not in its SQL")
-        template = self._templates[key] = _Template(query, sql, params, slots)
+        template = self._templates[key] = _Template(query, sql, params, slots, self._kinds)
         return template
 
     def _check(self, args: tuple) -> None:
         if len(args) != len(self._kinds) or not all(
-            isinstance(arg, kind) and not isinstance(arg, bool) for arg, kind in zip(args, self._kinds, strict=True)
+            isinstance(kind, peewee.Field) or (isinstance(arg, kind) and not isinstance(arg, bool))
+            for arg, kind in zip(args, self._kinds, strict=True)
         ):
             raise TypeError(f"compiled query {self._build.__qualname__} takes {self._kinds}, got {args!r}")
 
@@ -83,6 +116,19 @@ class Compiled(Generic[T]):
         for row in template.query._get_cursor_wrapper(cursor):
             return row
         return None
+
+    def all(self, *args: Any) -> list[T]:
+        """Every row, as the query's model (with its joined models)."""
+        self._check(args)
+        template = self._template()
+        cursor = db.execute_sql(template.sql, template.params_for(args))
+        return list(template.query._get_cursor_wrapper(cursor))
+
+    def execute(self, *args: Any) -> int:
+        """Run an UPDATE or DELETE; the number of rows it changed."""
+        self._check(args)
+        template = self._template()
+        return db.execute_sql(template.sql, template.params_for(args)).rowcount
 
     def exists(self, *args: Any) -> bool:
         """Whether the query returns a row."""

@@ -131,6 +131,29 @@ def startup_lock(*, lock_timeout_seconds: float | None = None) -> Iterator[None]
 
 
 class BaseModel(peewee.Model):
+    """Every table's model. A lookup by one column and a new row's INSERT run from SQL rendered once
+    per shape (simple_statements.py); every other query is peewee's own."""
+
     class Meta:
         database = db
         legacy_table_names = False
+
+    @classmethod
+    def get(cls, *query, **filters):
+        if len(query) == 1 and not filters:
+            from models.db import simple_statements  # imported late: it imports this module
+
+            row = simple_statements.lookup(cls, query[0])
+            if row is not simple_statements.NOT_SIMPLE:
+                if row is None:
+                    raise cls.DoesNotExist(f"{cls.__name__} instance matching query does not exist: {query[0]!r}")
+                return row
+        return super().get(*query, **filters)
+
+    def save(self, force_insert=False, only=None):
+        if only is None and (force_insert or self._pk is None):
+            from models.db import simple_statements
+
+            if simple_statements.insert(self):
+                return 1
+        return super().save(force_insert=force_insert, only=only)
