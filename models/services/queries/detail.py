@@ -12,6 +12,7 @@ from __future__ import annotations
 from peewee import JOIN
 
 from models.db.analysis import CreditAnalysis, Offer
+from models.db.compiled import Compiled
 from models.db.contracts import Contract, Disbursement
 from models.db.proposals import Consent, Proposal, StatusChange
 from models.services.credit.offers import current_offer
@@ -160,21 +161,27 @@ DETAIL_COLUMNS = (
 )
 
 
-def _latest_rows(p: Proposal) -> Proposal:
+def _latest_rows_query(proposal_id: str):
     """The proposal's latest consent, credit analysis and contract (with its disbursement) in one
     query: LEFT JOINs on the id each "latest" subquery picks (same orderings as the single reads)."""
     consent, analysis, contract = Consent.alias(), CreditAnalysis.alias(), Contract.alias()
     consent_id = (
         consent.select(consent.id)
-        .where(consent.proposal == p.id)
+        .where(consent.proposal == proposal_id)
         .order_by(consent.captured_at.desc(), consent.id.desc())
         .limit(1)
     )
     analysis_id = (
-        analysis.select(analysis.id).where(analysis.proposal == p.id).order_by(analysis.started_at.desc()).limit(1)
+        analysis.select(analysis.id)
+        .where(analysis.proposal == proposal_id)
+        .order_by(analysis.started_at.desc())
+        .limit(1)
     )
     contract_id = (
-        contract.select(contract.id).where(contract.proposal == p.id).order_by(contract.created_at.desc()).limit(1)
+        contract.select(contract.id)
+        .where(contract.proposal == proposal_id)
+        .order_by(contract.created_at.desc())
+        .limit(1)
     )
     return (
         Proposal.select(Proposal.id, *DETAIL_COLUMNS)
@@ -186,9 +193,38 @@ def _latest_rows(p: Proposal) -> Proposal:
         .join_from(
             Contract, Disbursement, JOIN.LEFT_OUTER, on=(Disbursement.contract == Contract.id), attr="only_disbursement"
         )
-        .where(Proposal.id == p.id)
-        .get()
+        .where(Proposal.id == proposal_id)
     )
+
+
+# The detail is what partners poll: its three queries are rendered once (models/db/compiled.py).
+_LATEST_ROWS: Compiled[Proposal] = Compiled(_latest_rows_query, str)
+# The selectable offers and the selected one (normally among them); "" when none is selected (no
+# offer has an empty id).
+_OFFERS: Compiled[Offer] = Compiled(
+    lambda proposal_id, selected_offer_id: (
+        Offer.select()
+        .where((Offer.proposal == proposal_id) & Offer.superseded_at.is_null() | (Offer.id == selected_offer_id))
+        .order_by(Offer.created_at, Offer.kind)
+    ),
+    str,
+    str,
+)
+_HISTORY: Compiled[StatusChange] = Compiled(
+    lambda proposal_id: (
+        StatusChange.select(
+            StatusChange.sequence,
+            StatusChange.old_status,
+            StatusChange.new_status,
+            StatusChange.trigger,
+            StatusChange.source,
+            StatusChange.changed_at,
+        )
+        .where(StatusChange.proposal == proposal_id)
+        .order_by(StatusChange.sequence)
+    ),
+    str,
+)
 
 
 def _present(row):
@@ -199,30 +235,14 @@ def _present(row):
 def proposal_detail(origin: str, proposal_id: str) -> dict:
     """The detail document of the origin's proposal."""
     p = owned_proposal(origin, proposal_id)
-    latest = _latest_rows(p)
+    latest = _LATEST_ROWS.first(p.id)
     consent, analysis = _present(latest.latest_consent), _present(latest.latest_analysis)
     contract = _present(latest.latest_contract)
     disbursement = _present(contract.only_disbursement) if contract else None
-    # The selectable offers and the selected one (normally among them) in one query.
-    loaded = list(
-        Offer.select()
-        .where((Offer.proposal == p.id) & Offer.superseded_at.is_null() | (Offer.id == p.selected_offer_id))
-        .order_by(Offer.created_at, Offer.kind)
-    )
+    loaded = _OFFERS.all(p.id, p.selected_offer_id or "")
     selected = next((o for o in loaded if o.id == p.selected_offer_id), None)
     offers = [o for o in loaded if o.proposal_id == p.id and o.superseded_at is None]
-    history = (
-        StatusChange.select(
-            StatusChange.sequence,
-            StatusChange.old_status,
-            StatusChange.new_status,
-            StatusChange.trigger,
-            StatusChange.source,
-            StatusChange.changed_at,
-        )
-        .where(StatusChange.proposal == p.id)
-        .order_by(StatusChange.sequence)
-    )
+    history = _HISTORY.all(p.id)
     at = proposal_now(p)
     detail = {
         **proposal_item(p, selected),
