@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-import peewee
-
+from models.db import simple_statements
 from models.db.database import db
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
@@ -121,12 +120,10 @@ def enqueue(
         # A fresh uuid id collides with nothing: no savepoint (two statements fewer per message).
         row = OutboxMessage.create(**fields)
     else:
-        if OutboxMessage.select().where(OutboxMessage.dedup_key == dedup_key).exists():
-            return None
-        try:
-            with db.atomic():
-                row = OutboxMessage.create(dedup_key=dedup_key, **fields)
-        except peewee.IntegrityError:
+        # INSERT ... ON CONFLICT DO NOTHING: one statement, no savepoint, and a concurrent writer of
+        # the same key is waited for rather than failing this transaction.
+        row = OutboxMessage(dedup_key=dedup_key, **fields)
+        if not simple_statements.insert_unless_present(OutboxMessage, row.__data__):
             return None
     if due:
         if row.claimed_until is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import peewee
 
+from models.db import simple_statements
 from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal, StatusChange
@@ -80,7 +81,7 @@ def record(status_change_id: int) -> tuple[WebhookDelivery, Partner] | None:
         next_attempt_at=now(),
     )
     # INSERT ... ON CONFLICT DO NOTHING: a duplicate neither raises nor needs a savepoint.
-    if not WebhookDelivery.insert(delivery.__data__).on_conflict_ignore().as_rowcount().execute():
+    if not simple_statements.insert_unless_present(WebhookDelivery, delivery.__data__):
         delivery = WebhookDelivery.get(
             WebhookDelivery.kind == "status",
             WebhookDelivery.partner_code == partner.code,
