@@ -6,6 +6,7 @@ so two concurrent moves cannot both win; the loser gets a 409.
 
 from __future__ import annotations
 
+from models.db.compiled import Compiled
 from models.db.proposals import Proposal, StatusChange
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
@@ -29,6 +30,19 @@ class ConcurrentChange(DomainError):
         )
 
 
+# Every status change runs it: rendered once (models/db/compiled.py).
+_MOVE: Compiled[Proposal] = Compiled(
+    lambda status, sequence, at, proposal_id, sequence_read: Proposal.update(
+        status=status, status_sequence=sequence, updated_at=at
+    ).where(Proposal.id == proposal_id, Proposal.status_sequence == sequence_read),
+    str,
+    int,
+    Proposal.updated_at,
+    str,
+    int,
+)
+
+
 def wake_key(proposal_id: str) -> str:
     return f"proposal:{proposal_id}"
 
@@ -41,11 +55,7 @@ def move(
     target = next_status(current, trigger, **guards)
     changed_at = proposal_now(proposal)  # the proposal's time (its sandbox clock; real elsewhere)
     sequence = proposal.status_sequence + 1
-    updated = (
-        Proposal.update(status=target.value, status_sequence=sequence, updated_at=changed_at)
-        .where(Proposal.id == proposal.id, Proposal.status_sequence == proposal.status_sequence)
-        .execute()
-    )
+    updated = _MOVE.execute(target.value, sequence, changed_at, proposal.id, proposal.status_sequence)
     if updated != 1:
         raise ConcurrentChange(proposal.id)
     old = proposal.status

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from peewee import fn
 
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.clock import now
@@ -29,6 +30,51 @@ def seconds_until_due(delivery: WebhookDelivery) -> float:
     return max(0.0, (delivery.next_attempt_at - DUE_TOLERANCE - now()).total_seconds())
 
 
+# Every attempt claims, and every end finishes: rendered once (models/db/compiled.py).
+_CLAIM: Compiled[WebhookDelivery] = Compiled(
+    lambda started, lease_until, delivery_id, attempts: WebhookDelivery.update(
+        attempts=WebhookDelivery.attempts + 1, round_started_at=started, next_attempt_at=lease_until
+    ).where(
+        WebhookDelivery.id == delivery_id,
+        WebhookDelivery.status == DeliveryStatus.PENDING.value,
+        WebhookDelivery.attempts == attempts,
+    ),
+    WebhookDelivery.round_started_at,
+    WebhookDelivery.next_attempt_at,
+    str,
+    int,
+)
+# The final status and, for DELIVERED and FAILED, when it was reached.
+_FINAL_STAMP = {
+    DeliveryStatus.DELIVERED: WebhookDelivery.delivered_at,
+    DeliveryStatus.FAILED: WebhookDelivery.failed_at,
+    DeliveryStatus.SKIPPED: None,
+}
+
+
+def _finish_query(status: DeliveryStatus, stamp) -> Compiled[WebhookDelivery]:
+    fields = {WebhookDelivery.status: status.value, WebhookDelivery.next_attempt_at: None}
+    if stamp is None:
+        return Compiled(
+            lambda error, delivery_id: WebhookDelivery.update({**fields, WebhookDelivery.last_error: error}).where(
+                WebhookDelivery.id == delivery_id
+            ),
+            WebhookDelivery.last_error,
+            str,
+        )
+    return Compiled(
+        lambda error, delivery_id, at: WebhookDelivery.update(
+            {**fields, WebhookDelivery.last_error: error, stamp: at}
+        ).where(WebhookDelivery.id == delivery_id),
+        WebhookDelivery.last_error,
+        str,
+        stamp,
+    )
+
+
+_FINISH = {status: _finish_query(status, stamp) for status, stamp in _FINAL_STAMP.items()}
+
+
 def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
     """Take the next attempt (compare-and-set on ``attempts``): one worker sends, duplicates don't.
 
@@ -36,19 +82,7 @@ def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
     the message away while this attempt runs.
     """
     started = delivery.round_started_at or now()
-    claimed = (
-        WebhookDelivery.update(
-            attempts=WebhookDelivery.attempts + 1,
-            round_started_at=started,
-            next_attempt_at=now() + timedelta(seconds=lease_seconds),
-        )
-        .where(
-            WebhookDelivery.id == delivery.id,
-            WebhookDelivery.status == DeliveryStatus.PENDING,
-            WebhookDelivery.attempts == delivery.attempts,
-        )
-        .execute()
-    )
+    claimed = _CLAIM.execute(started, now() + timedelta(seconds=lease_seconds), delivery.id, delivery.attempts)
     if claimed:
         delivery.attempts += 1
         delivery.round_started_at = started
@@ -74,11 +108,19 @@ def post(
     return partner_endpoints.post(url, body, headers, timeout=timeout)
 
 
+_ATTEMPTS_MADE: Compiled[DeliveryAttempt] = Compiled(
+    lambda delivery_id: DeliveryAttempt.select(fn.COUNT(DeliveryAttempt.id).alias("made")).where(
+        DeliveryAttempt.delivery == delivery_id
+    ),
+    str,
+)
+
+
 def record_attempt(
     delivery: WebhookDelivery, url: str | None, request_id: str, response: EndpointResponse
 ) -> DeliveryAttempt:
     """Store the attempt (time, URL, status or error, latency, response snippet)."""
-    number = DeliveryAttempt.select().where(DeliveryAttempt.delivery == delivery.id).count() + 1
+    number = _ATTEMPTS_MADE.first(delivery.id).made + 1
     return DeliveryAttempt.create(
         delivery=delivery.id,
         number=number,
@@ -98,11 +140,12 @@ def describe_failure(response: EndpointResponse) -> str:
 def finish(delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | None = None) -> None:
     """Move a delivery to a final status."""
     fields = {"status": status, "next_attempt_at": None, "last_error": error}
-    if status == DeliveryStatus.DELIVERED:
-        fields["delivered_at"] = now()
-    elif status == DeliveryStatus.FAILED:
-        fields["failed_at"] = now()
-    WebhookDelivery.update(**fields).where(WebhookDelivery.id == delivery.id).execute()
+    stamp = _FINAL_STAMP[status]
+    if stamp is None:
+        _FINISH[status].execute(error, delivery.id)
+    else:
+        fields[stamp.name] = now()
+        _FINISH[status].execute(error, delivery.id, fields[stamp.name])
     for name, value in fields.items():
         setattr(delivery, name, value)
 

@@ -44,3 +44,28 @@ def test_a_build_that_changes_an_argument_fails_on_first_use(app):
 def test_arguments_of_another_kind_or_count_are_refused(app, arguments):
     with pytest.raises(TypeError):
         _CHANGES.first(*arguments)
+
+
+_MOVE_BACK = Compiled(
+    lambda status, at, proposal_id, changed_before: Proposal.update(status=status, updated_at=at).where(
+        Proposal.id == proposal_id, Proposal.updated_at < changed_before
+    ),
+    str,
+    Proposal.updated_at,
+    str,
+    Proposal.updated_at,
+)
+
+
+def test_column_arguments_are_converted_by_their_column_and_execute_counts_rows(app):
+    from datetime import datetime, timedelta, timezone
+
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    at = datetime(2031, 1, 2, 3, 4, 5, 6000, tzinfo=timezone(timedelta(hours=-3)))  # stored as UTC
+    long_ago = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    assert _MOVE_BACK.execute("CREATED", at, proposal.id, long_ago) == 0  # updated now, not before 2020
+    assert _MOVE_BACK.execute("CREATED", at, proposal.id, at) == 1
+    stored = Proposal.get_by_id(proposal.id)
+    assert (stored.status, stored.updated_at) == ("CREATED", at)
+    assert stored.updated_at.tzinfo is not None and stored.updated_at.utcoffset() == timedelta(0)
+    assert _MOVE_BACK.execute("TOKEN_SENT", at, "no-such-proposal", at + timedelta(days=1)) == 0
