@@ -10,6 +10,7 @@ import logging
 from datetime import date, timedelta
 
 from models.db.analysis import Offer
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.proposals import Proposal, new_id
 from models.domain import calendar
@@ -102,12 +103,18 @@ def start_contract(
         return start(owned_proposal(origin, proposal_id, lock=True), redirect_url, contract_settings=contract_settings)
 
 
+# The wait re-reads only the status: the whole row carries the printed terms (a JSON document).
+_STATUS_OF: Compiled[Contract] = Compiled(
+    lambda contract_id: Contract.select(Contract.status).where(Contract.id == contract_id), str
+)
+
+
 def await_generation(contract: Contract, timeout: float | None) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
     seconds (None: at once, no wait). Either end moves the proposal's status, which wakes it."""
     if timeout:
         wakeups.wait_until(
-            lambda: Contract.get_by_id(contract.id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
+            lambda: _STATUS_OF.first(contract.id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
             timeout,
             keys=(wake_key(str(contract.proposal_id)),),
         )

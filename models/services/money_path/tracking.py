@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.money_path import MoneyPathStep
 from models.db.outbox import OutboxMessage
@@ -71,22 +72,36 @@ def track(proposal: Proposal, contract_id: str, *, due_at: datetime | None = Non
     same = row is not None and row.finished_at is None and row.step == step and row.contract_id == contract_id
     if same and due_at is None:
         return step
-    fields = {
-        "contract_id": contract_id,
-        "step": step.value,
-        "step_since": at,
-        "due_at": max(due_at or at, at),
-        "attempts": 0,
-        "next_attempt_at": None,
-        "last_error": None,
-        "finished_at": None,
-        "updated_at": at,
-    }
+    due = max(due_at or at, at)
     if row is None:
-        MoneyPathStep.create(proposal_id=proposal.id, **fields)
+        MoneyPathStep.create(
+            proposal_id=proposal.id, contract_id=contract_id, step=step.value, step_since=at, due_at=due, updated_at=at
+        )
     else:
-        MoneyPathStep.update(**fields).where(MoneyPathStep.proposal_id == proposal.id).execute()
+        _RESTART.execute(contract_id, step.value, at, due, proposal.id)
     return step
+
+
+# A new step on an existing record (every move along the money path): rendered once
+# (models/db/compiled.py). The re-drive count, its schedule, the error and the end start over.
+_RESTART: Compiled[MoneyPathStep] = Compiled(
+    lambda contract_id, step, at, due_at, proposal_id: MoneyPathStep.update(
+        contract_id=contract_id,
+        step=step,
+        step_since=at,
+        due_at=due_at,
+        attempts=0,
+        next_attempt_at=None,
+        last_error=None,
+        finished_at=None,
+        updated_at=at,
+    ).where(MoneyPathStep.proposal_id == proposal_id),
+    str,
+    str,
+    MoneyPathStep.step_since,
+    MoneyPathStep.due_at,
+    str,
+)
 
 
 def note_failure(contract_id: str, error: BaseException) -> None:
