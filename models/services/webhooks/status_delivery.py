@@ -271,8 +271,10 @@ def _finish(
     if waiting is None:
         return None
     # Handed over now: its durable re-check would only find it sent, one actor run and outbox row
-    # per held event for nothing (the re-check stays the fallback when no hand-over comes).
-    cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
+    # per held event for nothing (the re-check stays the fallback when no hand-over comes). Only a
+    # recorded event can have one: a run of its own recorded it before holding it.
+    if waiting.recorded_delivery_id is not None:
+        cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
     recorded = status_events.record(waiting.id)
     if recorded is None:
         return None

@@ -158,7 +158,8 @@ def _next_waiting(proposal_id, sequence):
         later.proposal == proposal_id, later.sequence > sequence
     )
     return (
-        StatusChange.select(StatusChange.id)
+        # The waiting event's delivery row, when it has one (a run of its own recorded it).
+        StatusChange.select(StatusChange.id, WebhookDelivery.id.alias("recorded_delivery_id"))
         .join(
             WebhookDelivery,
             peewee.JOIN.LEFT_OUTER,
@@ -175,6 +176,7 @@ def _next_waiting(proposal_id, sequence):
             | (WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)) & (WebhookDelivery.attempts == 0)),
         )
         .limit(1)
+        .objects()
     )
 
 

@@ -313,8 +313,9 @@ def test_an_event_its_own_run_already_claimed_is_not_handed_over_again(new_propo
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN, Trigger.START_ANALYSIS)
     *_, earlier, later = _recorded_events(proposal)
-    # held: it waits for the hand-over
-    assert status_events.next_waiting_change(earlier).id == status_events.change_of(later).id
+    # held: it waits for the hand-over (recorded: a re-check of its own may be scheduled)
+    waiting = status_events.next_waiting_change(earlier)
+    assert (waiting.id, waiting.recorded_delivery_id) == (status_events.change_of(later).id, later.id)
     WebhookDelivery.update(attempts=1).where(WebhookDelivery.id == later.id).execute()  # its run claimed it
     assert status_events.next_waiting_change(earlier) is None
 
@@ -331,6 +332,8 @@ def test_the_end_of_an_event_hands_over_the_next_one_even_unrecorded(new_proposa
     _move(proposal, Trigger.VALIDATE_TOKEN)
     with unit_of_work():
         first = status_events.record_event(StatusChange.get(proposal=proposal.id, sequence=1).id)
+    waiting = status_events.next_waiting_change(first)  # not recorded: no re-check to cancel
+    assert (waiting.id, waiting.recorded_delivery_id) == (StatusChange.get(proposal=proposal.id, sequence=2).id, None)
     with unit_of_work():
         handed = status_delivery._finish(first, DeliveryStatus.DELIVERED, None, runtime.current().settings.webhooks)
     second = StatusChange.get(proposal=proposal.id, sequence=2)
