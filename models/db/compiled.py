@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, Generic, TypeVar
 
 import peewee
 
 from models.db.database import db
+from models.db.fields import json_decoded_on_access
 
 T = TypeVar("T")
 Kind = type | peewee.Field
@@ -60,6 +62,7 @@ class _Template:
     def __init__(self, query: peewee.Query, sql: str, params: list, slots: list[int | None], kinds: tuple) -> None:
         self.query, self.sql, self.params, self.slots = query, sql, params, slots
         self.reader_setup: dict | None = None
+        self.model_rows = isinstance(query, peewee.ModelSelect) and query._model_rows()
         # Per parameter: None (a constant of the query), or (argument index, converter or None).
         self.fill = [
             None if slot is None else (slot, kinds[slot].db_value if isinstance(kinds[slot], peewee.Field) else None)
@@ -79,6 +82,11 @@ class _Template:
             vars(wrapper).update(self.reader_setup)
             wrapper.initialized = True
         return wrapper
+
+    def reading(self):
+        """Model rows keep their JSON columns undecoded until read (fields.py); other row types
+        (tuples, dicts) decode as they are read."""
+        return json_decoded_on_access() if self.model_rows else nullcontext()
 
     def params_for(self, args: tuple) -> list:
         return [
@@ -133,8 +141,9 @@ class Compiled(Generic[T]):
         self._check(args)
         template = self._template()
         cursor = db.execute_sql(template.sql, template.params_for(args))
-        for row in template.rows(cursor):
-            return row
+        with template.reading():
+            for row in template.rows(cursor):
+                return row
         return None
 
     def all(self, *args: Any) -> list[T]:
@@ -142,7 +151,8 @@ class Compiled(Generic[T]):
         self._check(args)
         template = self._template()
         cursor = db.execute_sql(template.sql, template.params_for(args))
-        return list(template.rows(cursor))
+        with template.reading():
+            return list(template.rows(cursor))
 
     def execute(self, *args: Any) -> int:
         """Run an UPDATE or DELETE; the number of rows it changed."""

@@ -69,3 +69,40 @@ def test_column_arguments_are_converted_by_their_column_and_execute_counts_rows(
     assert (stored.status, stored.updated_at) == ("CREATED", at)
     assert stored.updated_at.tzinfo is not None and stored.updated_at.utcoffset() == timedelta(0)
     assert _MOVE_BACK.execute("TOKEN_SENT", at, "no-such-proposal", at + timedelta(days=1)) == 0
+
+
+def test_a_model_row_s_json_columns_are_decoded_when_first_read_and_written_back_unchanged(app):
+    from models.db.fields import EncodedJson
+    from models.db.webhooks import WebhookDelivery
+
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    payload = {"b": [1, "2", {"c": None}], "a": "ç"}
+    WebhookDelivery.create(
+        id="d-json",
+        kind="status",
+        partner_code="PARTNER_A",
+        proposal_id=proposal.id,
+        idempotency_key="k",
+        payload=payload,
+    )
+    stored_text = WebhookDelivery.select(WebhookDelivery.payload).tuples().get()[0]  # peewee's own read decodes
+    assert stored_text == payload
+
+    row = WebhookDelivery.get_by_id("d-json")  # a compiled lookup
+    assert type(row.__data__["payload"]) is EncodedJson  # not decoded by the read itself
+    assert row.payload == payload and row.payload is row.payload  # decoded once, on first access
+    assert not row.is_dirty()
+
+    untouched = WebhookDelivery.get_by_id("d-json")
+    untouched.attempts = 3
+    untouched.save()  # its payload goes back as the text it was read as
+    again = WebhookDelivery.get_by_id("d-json")
+    assert (again.attempts, again.payload) == (3, payload)
+
+    as_dicts = Compiled(
+        lambda delivery_id: (
+            WebhookDelivery.select(WebhookDelivery.payload).where(WebhookDelivery.id == delivery_id).dicts()
+        ),
+        str,
+    )
+    assert as_dicts.first("d-json") == {"payload": payload}  # not a model row: decoded as read
