@@ -41,6 +41,7 @@ def lookup(model: type[peewee.Model], expression: Any) -> Any:
         and isinstance(expression.lhs, peewee.Field)
         and expression.lhs.model is model
         and type(expression.rhs) in (str, int)
+        and _passes_values_unchanged(expression.lhs)
     ):
         return NOT_SIMPLE
     field, value = expression.lhs, expression.rhs
@@ -53,6 +54,14 @@ def lookup(model: type[peewee.Model], expression: Any) -> Any:
     if compiled is None:
         return NOT_SIMPLE
     return compiled.first(value)
+
+
+def _passes_values_unchanged(field: peewee.Field) -> bool:
+    """Columns whose database value of a str or int is that value (or a refusal the compile sees):
+    text, integers and keys to them. A date column would parse a str that peewee converts."""
+    if isinstance(field, peewee.ForeignKeyField):
+        field = field.rel_field
+    return isinstance(field, peewee.CharField | peewee.IntegerField) or (type(field) is peewee.TextField)
 
 
 def _lookup_query(model: type[peewee.Model], field: peewee.Field, kind: type) -> Compiled | None:

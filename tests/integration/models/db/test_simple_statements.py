@@ -45,6 +45,8 @@ def test_other_lookups_stay_with_peewee_and_still_answer(app):
         simple_statements.lookup(Proposal, Proposal.created_at == proposal.created_at) is simple_statements.NOT_SIMPLE
     )
     assert Proposal.get(Proposal.created_at == proposal.created_at).id == proposal.id
+    as_text = proposal.created_at.strftime("%Y-%m-%d %H:%M:%S.%f")  # peewee parses a str for a date column
+    assert simple_statements.lookup(Proposal, Proposal.created_at == as_text) is simple_statements.NOT_SIMPLE
     assert Proposal.get(Proposal.id == proposal.id, Proposal.cpf == proposal.cpf).id == proposal.id
     assert Proposal.get(id=proposal.id).id == proposal.id
     assert StatusChange.get_or_none(StatusChange.sequence == "0", StatusChange.proposal == proposal.id) is not None
