@@ -108,28 +108,56 @@ def post(
     return partner_endpoints.post(url, body, headers, timeout=timeout)
 
 
-_ATTEMPTS_MADE: Compiled[DeliveryAttempt] = Compiled(
-    lambda delivery_id: DeliveryAttempt.select(fn.COUNT(DeliveryAttempt.id).alias("made")).where(
-        DeliveryAttempt.delivery == delivery_id
-    ),
+# One statement: the attempt's number is the delivery's highest so far plus one, taken in the
+# INSERT itself (the claim lets one attempt of a delivery run at a time).
+_RECORD_ATTEMPT: Compiled[DeliveryAttempt] = Compiled(
+    lambda delivery_id, url, request_id, status_code, error, latency_ms, snippet, at: DeliveryAttempt.insert_from(
+        DeliveryAttempt.select(
+            delivery_id,
+            fn.COALESCE(fn.MAX(DeliveryAttempt.number), 0) + 1,
+            url,
+            request_id,
+            status_code,
+            error,
+            latency_ms,
+            snippet,
+            at,
+        ).where(DeliveryAttempt.delivery == delivery_id),
+        [
+            DeliveryAttempt.delivery,
+            DeliveryAttempt.number,
+            DeliveryAttempt.url,
+            DeliveryAttempt.request_id,
+            DeliveryAttempt.status_code,
+            DeliveryAttempt.error,
+            DeliveryAttempt.latency_ms,
+            DeliveryAttempt.response_snippet,
+            DeliveryAttempt.attempted_at,
+        ],
+    ).as_rowcount(),
     str,
+    str,
+    str,
+    DeliveryAttempt.status_code,
+    DeliveryAttempt.error,
+    DeliveryAttempt.latency_ms,
+    DeliveryAttempt.response_snippet,
+    DeliveryAttempt.attempted_at,
 )
 
 
-def record_attempt(
-    delivery: WebhookDelivery, url: str | None, request_id: str, response: EndpointResponse
-) -> DeliveryAttempt:
-    """Store the attempt (time, URL, status or error, latency, response snippet)."""
-    number = _ATTEMPTS_MADE.first(delivery.id).made + 1
-    return DeliveryAttempt.create(
-        delivery=delivery.id,
-        number=number,
-        url=url or "",
-        request_id=request_id,
-        status_code=response.status_code,
-        error=response.error,
-        latency_ms=response.latency_ms,
-        response_snippet=response.snippet,
+def record_attempt(delivery: WebhookDelivery, url: str | None, request_id: str, response: EndpointResponse) -> None:
+    """Store the attempt (time, URL, status or error, latency, response snippet), numbered after
+    every attempt the delivery had, in every round."""
+    _RECORD_ATTEMPT.execute(
+        delivery.id,
+        url or "",
+        request_id,
+        response.status_code,
+        response.error,
+        response.latency_ms,
+        response.snippet,
+        now(),
     )
 
 

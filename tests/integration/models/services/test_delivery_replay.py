@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from freezegun import freeze_time
 
-from models.db.webhooks import WebhookDelivery
+from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.external.auctions.sandbox import make_offer
 from models.services.webhooks.auction_delivery import ingest
 from models.services.webhooks.deliveries import finish
@@ -40,6 +40,11 @@ def test_replaying_a_failed_status_event_sends_it_to_the_current_url(receiver, c
         1,
         5,
     )
+    # The attempt log numbers every attempt of every round in order; the replay's is the fifth
+    log = list(delivery.attempt_log.order_by(DeliveryAttempt.id))
+    assert [(a.number, a.status_code, a.url) for a in log] == [(n, 500, old.url()) for n in range(1, 5)] + [
+        (5, 200, new.url())
+    ]
 
 
 def test_replaying_an_auction_keeps_its_idempotency_key(receiver, configure_partner, drain):
