@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from models.db.compiled import Compiled
 from models.db.proposals import Proposal
 from models.domain.errors import Forbidden, NotFound
 from models.services.platform.locks import locked_proposal_or_none
-
-_PROPOSAL: Compiled[Proposal] = Compiled(
-    lambda proposal_id: Proposal.select().where(Proposal.id == proposal_id).limit(1), str
-)
 
 
 def owned_proposal(origin: str, proposal_id: str, *, lock: bool = False) -> Proposal:
     """The proposal if it belongs to ``origin``: NotFound (404) when missing, Forbidden (403) when
     another origin's. ``lock=True`` locks it until the surrounding unit_of_work ends."""
     proposal_id = str(proposal_id)
-    proposal = locked_proposal_or_none(proposal_id) if lock else _PROPOSAL.first(proposal_id)
+    proposal = locked_proposal_or_none(proposal_id) if lock else Proposal.get_or_none(Proposal.id == proposal_id)
     if proposal is None:
         raise NotFound("Proposal not found", error_code="PROPOSAL_NOT_FOUND")
     if proposal.origin != origin:
