@@ -60,7 +60,7 @@ _PER_CURSOR = frozenset({"cursor", "count", "index", "initialized", "populated",
 
 class _Template:
     def __init__(self, query: peewee.Query, sql: str, params: list, slots: list[int | None], kinds: tuple) -> None:
-        self.query, self.sql, self.params, self.slots = query, sql, params, slots
+        self.query, self.sql, self.params = query, sql, params
         self.reader_setup: dict | None = None
         self.model_rows = isinstance(query, peewee.ModelSelect) and query._model_rows()
         # Per parameter: None (a constant of the query), or (argument index, converter or None).
@@ -136,11 +136,15 @@ class Compiled(Generic[T]):
         ):
             raise TypeError(f"compiled query {self._build.__qualname__} takes {self._kinds}, got {args!r}")
 
-    def first(self, *args: Any) -> T | None:
-        """The first row, as the query's model (with its joined models), or None."""
+    def _run(self, args: tuple) -> tuple[_Template, Any]:
+        """Check the arguments and execute the query with them: its template and cursor."""
         self._check(args)
         template = self._template()
-        cursor = db.execute_sql(template.sql, template.params_for(args))
+        return template, db.execute_sql(template.sql, template.params_for(args))
+
+    def first(self, *args: Any) -> T | None:
+        """The first row, as the query's model (with its joined models), or None."""
+        template, cursor = self._run(args)
         with template.reading():
             for row in template.rows(cursor):
                 return row
@@ -148,23 +152,17 @@ class Compiled(Generic[T]):
 
     def all(self, *args: Any) -> list[T]:
         """Every row, as the query's model (with its joined models)."""
-        self._check(args)
-        template = self._template()
-        cursor = db.execute_sql(template.sql, template.params_for(args))
+        template, cursor = self._run(args)
         with template.reading():
             return list(template.rows(cursor))
 
     def execute(self, *args: Any) -> int:
         """Run an UPDATE or DELETE; the number of rows it changed."""
-        self._check(args)
-        template = self._template()
-        return db.execute_sql(template.sql, template.params_for(args)).rowcount
+        return self._run(args)[1].rowcount
 
     def exists(self, *args: Any) -> bool:
         """Whether the query returns a row."""
-        self._check(args)
-        template = self._template()
-        return db.execute_sql(template.sql, template.params_for(args)).fetchone() is not None
+        return self._run(args)[1].fetchone() is not None
 
 
 def _slot(value: object, markers: list) -> int | None:
