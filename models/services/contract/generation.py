@@ -109,15 +109,14 @@ _STATUS_OF: Compiled[Contract] = Compiled(
 )
 
 
-def await_generation(contract: Contract, timeout: float | None) -> Contract:
+def await_generation(contract: Contract, timeout: float) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
-    seconds (None: at once, no wait). Either end moves the proposal's status, which wakes it."""
-    if timeout:
-        wakeups.wait_until(
-            lambda: _STATUS_OF.first(contract.id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
-            timeout,
-            keys=(wake_key(str(contract.proposal_id)),),
-        )
+    seconds. Either end moves the proposal's status, which wakes it."""
+    wakeups.wait_until(
+        lambda: _STATUS_OF.first(contract.id).status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS,
+        timeout,
+        keys=(wake_key(str(contract.proposal_id)),),
+    )
     return Contract.get_by_id(contract.id)
 
 

@@ -82,6 +82,27 @@ def test_async_variants_answer_202_at_once(client, auth, ready, held_outbox, suf
     }
 
 
+@pytest.mark.parametrize("suffix", ["/async", "?async=true"])
+def test_async_variants_answer_202_even_when_the_worker_finished_first(client, auth, drain, ready, suffix, monkeypatch):
+    # Given a worker fast enough to generate the contract before the route answers
+    from models.services.contract import generation
+
+    start_contract = generation.start_contract
+
+    def generated_before_the_answer(*args, **kwargs):
+        contract = start_contract(*args, **kwargs)  # committed, its message published
+        drain()
+        return contract
+
+    monkeypatch.setattr(generation, "start_contract", generated_before_the_answer)
+    # When the partner asks for async generation
+    response = post(client, auth, ready.id, suffix)
+    # Then the answer is still the 202 acknowledgement (the spec: always 202), and polling has it
+    assert (response.status_code, response.json["status"]) == (202, "CONTRACT_GENERATION_IN_PROGRESS")
+    assert Contract.get(Contract.proposal == ready.id).status != "CONTRACT_GENERATION_IN_PROGRESS"
+    assert client.get(f"/v1/proposals/{ready.id}/contract", headers=auth()).status_code == 200
+
+
 def test_polling_answers_202_while_generating_then_200(client, auth, drain, ready, held_outbox, monkeypatch):
     post(client, auth, ready.id, "/async")
     assert client.get(f"/v1/proposals/{ready.id}/contract/status", headers=auth()).status_code == 202
