@@ -74,6 +74,9 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
     from models.db.database import create_schema, open_database
 
     open_database(settings.database_url)
+    from models.db import prepared
+
+    prepared.prepared.enabled = settings.database.prepared_statements
     create_schema(lock_timeout_seconds=settings.schema.ddl_lock_timeout_seconds, attempts=settings.schema.ddl_attempts)
     from rabbitmq.broker import configure_broker
 

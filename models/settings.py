@@ -74,6 +74,11 @@ class SchemaSettings:
 
 
 @dataclass(frozen=True)
+class DatabaseSettings:
+    prepared_statements: bool
+
+
+@dataclass(frozen=True)
 class OutboxSettings:
     sweep_interval_seconds: float
     batch_size: int
@@ -323,6 +328,7 @@ class Settings:
     log_level: str
     payroll_window: PayrollWindowSettings
     schema: SchemaSettings
+    database: DatabaseSettings
     outbox: OutboxSettings
     worker: WorkerSettings
     metrics: MetricsSettings

@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import peewee
 
+from models.db import prepared
 from models.db.database import db
 from models.db.fields import json_decoded_on_access
 
@@ -140,7 +141,7 @@ class Compiled(Generic[T]):
         """Check the arguments and execute the query with them: its template and cursor."""
         self._check(args)
         template = self._template()
-        return template, db.execute_sql(template.sql, template.params_for(args))
+        return template, prepared.execute(template.sql, template.params_for(args))
 
     def first(self, *args: Any) -> T | None:
         """The first row, as the query's model (with its joined models), or None."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import peewee
 
+from models.db import prepared
 from models.db.compiled import Compiled
 from models.db.database import db
 
@@ -97,7 +98,7 @@ def insert(instance: peewee.Model) -> bool:
     template = _template_for(type(instance), data, ignore_conflicts=False)
     if template is None:
         return False
-    cursor = db.execute_sql(template.sql, template.params(data))
+    cursor = prepared.execute(template.sql, template.params(data))
     if meta.auto_increment or pk_value is None:
         pk = cursor.fetchone()[0] if template.returning else cursor.lastrowid
         if pk is not None:
@@ -113,7 +114,7 @@ def insert_unless_present(model: type[peewee.Model], data: dict) -> bool:
     template = _template_for(model, data, ignore_conflicts=True)
     if template is None:
         return bool(model.insert(data).on_conflict_ignore().as_rowcount().execute())
-    return db.execute_sql(template.sql, template.params(data)).rowcount > 0
+    return prepared.execute(template.sql, template.params(data)).rowcount > 0
 
 
 def _template_for(model: type[peewee.Model], data: dict, *, ignore_conflicts: bool) -> _InsertTemplate | None:
