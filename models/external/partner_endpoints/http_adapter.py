@@ -1,11 +1,16 @@
-"""requests-based adapter: explicit timeouts, certificates verified, no redirects followed, and every
+"""urllib3-based adapter: explicit timeouts, certificates verified, no redirects followed, and every
 connection made to the address that was checked (``addresses.py``).
 
 The host name is resolved once per attempt; outside the sandbox and the tests (``public_only``) an
 unresolvable host or one resolving to a non-public address is refused without connecting. The
-request then goes to that address while the URL keeps its host name, so the ``Host`` header and,
-over TLS, the SNI name and the certificate check use the name (``PinnedAddressAdapter``): a DNS
-answer that changes between the check and the connection cannot redirect the request.
+request then goes to that address while it keeps its host name: the ``Host`` header and, over TLS,
+the SNI name and the certificate check use the name (a connection pool per address and name). A
+DNS answer that changes between the check and the connection cannot redirect the request.
+
+urllib3's pools are used directly: through ``requests`` the same POST cost about a third of the
+webhooks pool's CPU (session merging, hooks, response objects; BENCHMARKS.md). What a partner
+receives is unchanged: the same request headers as before (``requests``' defaults, among them
+its User-Agent and keep-alive), a connection kept open when the answer was read to its end.
 """
 
 from __future__ import annotations
@@ -13,32 +18,23 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
+import certifi
 import requests
-from requests.adapters import HTTPAdapter
+import urllib3
+from urllib3.exceptions import HTTPError, NewConnectionError, ProtocolError, SSLError, TimeoutError
 
 from models.external.partner_endpoints.addresses import RefusedAddress, Resolver, checked_address, system_resolver
 from models.external.partner_endpoints.port import EndpointResponse, PartnerEndpoints
 
-# Attribute of a PreparedRequest naming the address to connect to.
-PINNED_ADDRESS = "pinned_address"
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# The headers every POST carried when it went through requests (User-Agent, Accept-Encoding, Accept,
+# Connection: keep-alive), kept so partners see the same requests; the caller's headers override them.
+BASE_HEADERS = dict(requests.utils.default_headers())
+SNIPPET_CHUNK = 1024
 
 
-class PinnedAddressAdapter(HTTPAdapter):
-    """Opens connections to the request's pinned address, never to what the host name resolves to
-    now; a request without a pinned address is refused."""
-
-    def build_connection_pool_key_attributes(self, request, verify, cert=None):
-        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
-        pinned = getattr(request, PINNED_ADDRESS, None)
-        if pinned is None:
-            raise ValueError("no checked address for this request")
-        hostname = host_params["host"]
-        host_params["host"] = pinned
-        if host_params["scheme"] == "https":
-            pool_kwargs["server_hostname"] = hostname  # SNI
-            pool_kwargs["assert_hostname"] = hostname  # the certificate must name the host, not the address
-        return host_params, pool_kwargs
+class InvalidUrl(ValueError):
+    """Not an absolute http(s) URL."""
 
 
 class HttpPartnerEndpoints(PartnerEndpoints):
@@ -56,12 +52,14 @@ class HttpPartnerEndpoints(PartnerEndpoints):
         resolver: Resolver = system_resolver,
         verify: bool | str = True,
     ) -> None:
-        self.session = requests.Session()
-        self.session.trust_env = False  # a proxy from the environment must not see partner payloads
-        self.session.verify = verify
-        adapter = PinnedAddressAdapter()
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
+        tls = (
+            {"cert_reqs": "CERT_REQUIRED", "ca_certs": certifi.where() if verify is True else verify}
+            if verify
+            else {"cert_reqs": "CERT_NONE"}
+        )
+        # Ten pools of ten connections, as requests' adapter kept; a proxy from the environment is
+        # never used (partner payloads go straight to the partner).
+        self.pools = urllib3.PoolManager(num_pools=10, maxsize=10, **tls)
         self.connect_timeout = connect_timeout
         self.snippet_chars = snippet_chars
         self.public_only = public_only
@@ -73,47 +71,64 @@ class HttpPartnerEndpoints(PartnerEndpoints):
         started = time.monotonic()
         status, snippet, error = None, None, None
         try:
-            request = self._pinned_request(url, body, headers)
-            # stream=True: only the first snippet_chars of the answer are read (the body is ignored).
-            with self.session.send(
-                request,
-                allow_redirects=False,
-                stream=True,
-                timeout=(min(self.connect_timeout, timeout), timeout),
-            ) as response:
-                status, snippet = response.status_code, self._read_snippet(response)
+            status, snippet = self._post(url, body, headers, timeout)
         except RefusedAddress as refusal:
             error = f"refused URL: {refusal}" if self.public_only else f"connection error: host {refusal}"
-        except requests.exceptions.SSLError as failure:
+        except InvalidUrl as invalid:
+            error = f"request error: {invalid}"
+        except SSLError as failure:
             error = f"certificate error: {_short(failure)}"
-        except requests.exceptions.Timeout:
-            error = f"timeout after {timeout:g}s"
-        except requests.exceptions.ConnectionError as failure:
+        except NewConnectionError as failure:  # before TimeoutError: urllib3 derives it from a timeout
             error = f"connection error: {_short(failure)}"
-        except requests.exceptions.RequestException as failure:
+        except TimeoutError:
+            error = f"timeout after {timeout:g}s"
+        except (ProtocolError, OSError) as failure:
+            error = f"connection error: {_short(failure)}"
+        except HTTPError as failure:
             error = f"request error: {_short(failure)}"
         latency_ms = max(0, int((time.monotonic() - started) * 1000))
         return EndpointResponse(status, error, latency_ms, snippet)
 
-    def _pinned_request(self, url: str, body: bytes, headers: dict[str, str]) -> requests.PreparedRequest:
-        """The prepared POST, its host resolved and checked once and the address pinned on it."""
+    def _post(self, url: str, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, str]:
         parts = urlsplit(url)
         if not parts.hostname or parts.scheme not in DEFAULT_PORTS:
-            raise requests.exceptions.InvalidURL(f"not an absolute http(s) URL: {url[:100]}")
+            raise InvalidUrl(f"not an absolute http(s) URL: {url[:100]}")
         port = parts.port or DEFAULT_PORTS[parts.scheme]
         address = checked_address(parts.hostname, port, self.resolver, public_only=self.public_only)
-        request = self.session.prepare_request(requests.Request("POST", url, data=body, headers=headers))
+        pool_kwargs = {}
+        if parts.scheme == "https":
+            # SNI and the certificate check use the name, not the address connected to.
+            pool_kwargs = {"server_hostname": parts.hostname, "assert_hostname": parts.hostname}
+        pool = self.pools.connection_from_host(address, port, parts.scheme, pool_kwargs=pool_kwargs)
         # The connection goes to the address; the request still names the host (virtual hosting).
-        request.headers["Host"] = parts.netloc.rpartition("@")[2]
-        setattr(request, PINNED_ADDRESS, address)
-        return request
+        sent_headers = {**BASE_HEADERS, **headers, "Host": parts.netloc.rpartition("@")[2]}
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        response = pool.urlopen(
+            "POST",
+            target,
+            body=body,
+            headers=sent_headers,
+            retries=False,
+            redirect=False,
+            assert_same_host=False,
+            preload_content=False,
+            timeout=urllib3.Timeout(connect=min(self.connect_timeout, timeout), read=timeout),
+        )
+        try:
+            return response.status, self._read_snippet(response)
+        finally:
+            response.release_conn()
 
-    def _read_snippet(self, response: requests.Response) -> str:
+    def _read_snippet(self, response: urllib3.BaseHTTPResponse) -> str:
+        """The answer's first ``snippet_chars`` characters. An answer read to its end leaves the
+        connection open for the next POST; a longer one is not read further and its connection is
+        closed."""
         chunks, size = [], 0
-        for chunk in response.iter_content(chunk_size=1024):
+        for chunk in response.stream(SNIPPET_CHUNK, decode_content=True):
             chunks.append(chunk)
             size += len(chunk)
             if size >= self.snippet_chars:
+                response.close()  # unread bytes left: the connection cannot carry another request
                 break
         return b"".join(chunks)[: self.snippet_chars].decode("utf-8", "replace")
 

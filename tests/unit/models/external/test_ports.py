@@ -46,7 +46,7 @@ def test_http_mode_builds_http_adapters_each_with_its_own_session():
         ports.pix_directory.client,
         ports.account_ownership.client,
     ]
-    sessions = [client.session for client in clients] + [ports.auction_source.session, ports.partner_endpoints.session]
+    sessions = [client.session for client in clients] + [ports.auction_source.session, ports.partner_endpoints.pools]
     assert len({id(session) for session in sessions}) == len(sessions)
     assert [c.name for c in clients[:4]] == ["payroll", "credit_engine", "sms", "messaging_app"]
     assert clients[0].base_url == HTTP.external.payroll.url

@@ -1,4 +1,4 @@
-"""The requests adapter against a local receiver: status, snippet, timeout, refused connection; and
+"""The HTTP adapter against a local receiver: status, snippet, timeout, refused connection; and
 the address it connects to: resolved once, checked, pinned (SSRF), with the host name kept for the
 Host header, SNI and the certificate check. Names resolve through a stub: no network."""
 
@@ -11,6 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import requests
 
 from models.external.partner_endpoints.http_adapter import HttpPartnerEndpoints
 from tests.support.receiver import LocalReceiver
@@ -202,3 +203,97 @@ def test_over_tls_a_certificate_for_another_name_is_refused(partner_certificate)
     sender = LOCAL(resolver=StubResolver({"other.test": ["127.0.0.1"]}), verify=ca)
     response = sender.post(f"https://other.test:{server.port}/hook", b"{}", {}, timeout=3)
     assert response.status_code is None and response.error.startswith("certificate error")
+
+
+class _KeepAliveServer:
+    """HTTP/1.1 on 127.0.0.1 that keeps connections open; records each request's client port, path
+    and headers, and answers ``answer`` (the body) with its length."""
+
+    def __init__(self, answer: bytes = b"ok", status: int = 200, headers: dict[str, str] | None = None) -> None:
+        self.seen: list[tuple[int, str, dict[str, str]]] = []
+        seen = self.seen
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                seen.append((self.client_address[1], self.path, dict(self.headers)))
+                self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def keep_alive():
+    servers = []
+
+    def start(**kwargs):
+        servers.append(_KeepAliveServer(**kwargs))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def test_partners_receive_the_same_request_headers_as_before(keep_alive):
+    # The headers requests added to every POST (the adapter used it until urllib3 was used directly)
+    server = keep_alive()
+    LOCAL().post(server.url(), b'{"a":1}', {"Content-Type": "application/json", "X-Test": "yes"}, timeout=2)
+    (_, _, headers) = server.seen[0]
+    assert {name: headers[name] for name in ("User-Agent", "Accept-Encoding", "Accept", "Connection")} == {
+        "User-Agent": requests.utils.default_headers()["User-Agent"],
+        "Accept-Encoding": "gzip, deflate",
+        "Accept": "*/*",
+        "Connection": "keep-alive",
+    }
+    assert (headers["Content-Type"], headers["X-Test"], headers["Content-Length"]) == ("application/json", "yes", "7")
+    assert headers["Host"] == f"127.0.0.1:{server.port}"
+
+
+def test_a_short_answer_leaves_the_connection_open_for_the_next_post(keep_alive):
+    server = keep_alive()
+    sender = LOCAL()
+    for _ in range(3):
+        assert sender.post(server.url(), b"{}", {}, timeout=2).status_code == 200
+    assert len({port for port, _, _ in server.seen}) == 1
+
+
+def test_an_answer_longer_than_the_snippet_closes_its_connection_and_the_next_post_opens_one(keep_alive):
+    server = keep_alive(answer=b"x" * 5000)
+    sender = LOCAL(snippet_chars=10)
+    first = sender.post(server.url(), b"{}", {}, timeout=2)
+    second = sender.post(server.url(), b"{}", {}, timeout=2)
+    assert (first.status_code, first.snippet, second.status_code) == (200, "x" * 10, 200)
+    assert len({port for port, _, _ in server.seen}) == 2
+
+
+def test_a_redirect_is_reported_not_followed_and_the_query_string_is_kept(keep_alive):
+    server = keep_alive(status=302, headers={"Location": "http://127.0.0.1:9/elsewhere"})
+    response = LOCAL().post(server.url("/hook?partner=a&x=1"), b"{}", {}, timeout=2)
+    assert (response.ok, response.status_code, response.error) == (False, 302, None)
+    assert [path for _, path, _ in server.seen] == ["/hook?partner=a&x=1"]
+
+
+def test_a_url_that_is_not_http_is_a_request_error():
+    response = LOCAL().post("ftp://partner.example/hook", b"{}", {}, timeout=1)
+    assert response.status_code is None and response.error.startswith("request error: not an absolute http(s) URL")
