@@ -109,6 +109,13 @@ _STATUS_OF: Compiled[Contract] = Compiled(
 )
 
 
+# The generation actor's read of its contract with the proposal (one query, rendered once).
+_CONTRACT_AND_PROPOSAL: Compiled[Contract] = Compiled(
+    lambda contract_id: Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).limit(1),
+    str,
+)
+
+
 def await_generation(contract: Contract, timeout: float) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
     seconds. Either end moves the proposal's status, which wakes it."""
@@ -186,7 +193,7 @@ def generate(
 
     Provider calls are idempotent by contract id, so a redelivered message reuses their results.
     """
-    contract = Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).first()
+    contract = _CONTRACT_AND_PROPOSAL.first(str(contract_id))
     if contract is None or contract.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS:
         return
     proposal = contract.proposal  # loaded by the join

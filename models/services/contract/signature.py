@@ -18,7 +18,7 @@ from models.services.contract.one_contract import signed_before
 from models.services.money_path import tracking as money_path
 from models.services.platform import proposal_status as status
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import lock_customer, locked_proposal, locked_proposal_of_contract
+from models.services.platform.locks import lock_customer, locked_proposal, locked_proposal_of_signing_process
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.unit_of_work import cancel_scheduled, enqueue, unit_of_work
 from models.settings import ContractSettings, ESignatureSettings
@@ -33,7 +33,7 @@ def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
     if cpf is None:
         return None
     lock_customer(cpf)  # before the proposal's lock, like every use case taking both
-    proposal = locked_proposal_of_contract(Contract.unico_process_id == process_id)
+    proposal = locked_proposal_of_signing_process(process_id)
     if proposal is None:
         return None
     contract = Contract.get(Contract.unico_process_id == process_id)  # read under the proposal's lock

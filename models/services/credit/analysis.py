@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from models.db.analysis import CreditAnalysis
+from models.db.compiled import Compiled
 from models.db.proposals import Consent, Proposal
 from models.domain import calendar
 from models.domain.analysis_rules import analysis_kind, promotional_eligible, retryable_failure
@@ -26,12 +27,19 @@ from models.settings import CreditSettings
 
 def latest_analysis(proposal_id: str) -> CreditAnalysis | None:
     """The newest analysis of the proposal (attempt breaks ties of a frozen clock)."""
-    return (
+    return _LATEST_ANALYSIS.first(str(proposal_id))
+
+
+# Read by every analysis, offer and simulation route: rendered once (models/db/compiled.py).
+_LATEST_ANALYSIS: Compiled[CreditAnalysis] = Compiled(
+    lambda proposal_id: (
         CreditAnalysis.select()
         .where(CreditAnalysis.proposal == proposal_id)
         .order_by(CreditAnalysis.started_at.desc(), CreditAnalysis.attempt.desc())
-        .first()
-    )
+        .limit(1)
+    ),
+    str,
+)
 
 
 @dataclass(frozen=True)

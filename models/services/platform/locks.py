@@ -51,13 +51,19 @@ def lock_customer(cpf: str) -> None:
         db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"start:{cpf}",))
 
 
-def locked_proposal_of_contract(*conditions) -> Proposal | None:
-    """The proposal of the contract matching ``conditions``, locked like ``locked_proposal``, in one
-    query (FOR NO KEY UPDATE OF the proposal only); None when no contract matches. Re-read the
-    contract after it: only the proposal row is locked and fresh."""
+def locked_proposal_of_signing_process(process_id: str) -> Proposal | None:
+    """The proposal of the contract signed through ``process_id``, locked like ``locked_proposal``,
+    in one query (FOR NO KEY UPDATE OF the proposal only); None when no contract matches. Re-read
+    the contract after it: only the proposal row is locked and fresh."""
+    return _LOCKED_PROPOSAL_OF_PROCESS.first(str(process_id))
+
+
+def _proposal_of_process(process_id):
     from models.db.contracts import Contract
 
-    query = Proposal.select().join(Contract, on=(Contract.proposal == Proposal.id)).where(*conditions)
-    if is_postgres():
-        query = query.for_update(ROW_LOCK, of=Proposal)
-    return query.first()
+    query = Proposal.select().join(Contract, on=(Contract.proposal == Proposal.id))
+    query = query.where(Contract.unico_process_id == process_id).limit(1)
+    return query.for_update(ROW_LOCK, of=Proposal) if is_postgres() else query
+
+
+_LOCKED_PROPOSAL_OF_PROCESS: Compiled[Proposal] = Compiled(_proposal_of_process, str)
