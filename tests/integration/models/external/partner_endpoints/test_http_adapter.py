@@ -36,17 +36,22 @@ class StubResolver:
         return self.later if self.later is not None and len(self.asked) > 1 else self.table[host]
 
 
-@pytest.fixture
-def local():
+def _stopped_after(make):
+    """A fixture's body: ``start(**kwargs)`` makes a running server; every one is stopped after."""
     servers = []
 
     def start(**kwargs):
-        servers.append(LocalReceiver(**kwargs).start())
+        servers.append(make(**kwargs))
         return servers[-1]
 
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def local():
+    yield from _stopped_after(lambda **kwargs: LocalReceiver(**kwargs).start())
 
 
 def test_a_2xx_is_ok_and_the_body_and_headers_arrive_unchanged(local):
@@ -244,15 +249,7 @@ class _KeepAliveServer:
 
 @pytest.fixture
 def keep_alive():
-    servers = []
-
-    def start(**kwargs):
-        servers.append(_KeepAliveServer(**kwargs))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
+    yield from _stopped_after(_KeepAliveServer)
 
 
 def test_partners_receive_the_same_request_headers_as_before(keep_alive):
