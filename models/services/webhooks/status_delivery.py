@@ -103,18 +103,25 @@ def deliver(
     # One transaction before the POST: the record, the order check and the claim of the attempt
     # (the usual case, an event whose predecessors are final, costs no other round trip).
     with unit_of_work():
-        recorded = status_events.record(status_change_id)
+        # The usual first run records the event with its first attempt claimed, in one INSERT.
+        recorded = status_events.record(status_change_id, claim_lease_seconds=_lease(settings), check_order=True)
         if recorded is None:
             return None
-        delivery, partner = recorded
+        delivery, partner = recorded.delivery, recorded.partner
         if delivery.status != DeliveryStatus.PENDING:
             return delivery.status
         if not partner.webhook_url:  # recorded and skipped in one transaction
             handed = _finish(delivery, DeliveryStatus.SKIPPED, NO_URL, settings)
+        elif recorded.claimed:
+            behind, claimed = False, True
         else:
             # A first attempt waits while an earlier event of the proposal is pending (retries of
             # an event already sent in order do not).
-            behind = not delivery.attempts and status_events.earlier_pending(delivery)
+            behind = (
+                recorded.behind
+                if recorded.behind is not None
+                else not delivery.attempts and status_events.earlier_pending(delivery)
+            )
             claimed = (
                 not behind
                 and deliveries.seconds_until_due(delivery) <= 0
@@ -275,13 +282,14 @@ def _finish(
     # recorded event can have one: a run of its own recorded it before holding it.
     if waiting.recorded_delivery_id is not None:
         cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
-    recorded = status_events.record(waiting.id)
+    recorded = status_events.record(waiting.id, claim_lease_seconds=_lease(settings))
     if recorded is None:
         return None
-    following, partner = recorded
-    # A partner without a URL: the caller records the skip. Otherwise claim the attempt; a run of
-    # the event's own that claimed it meanwhile (a re-drive's message) is sending it already.
-    if partner.webhook_url and not deliveries.claim(following, _lease(settings)):
+    following, partner = recorded.delivery, recorded.partner
+    # A partner without a URL: the caller records the skip. Otherwise the attempt is claimed (by
+    # the INSERT when this recorded it); a run of the event's own that claimed it meanwhile (a
+    # re-drive's message) is sending it already.
+    if partner.webhook_url and not recorded.claimed and not deliveries.claim(following, _lease(settings)):
         return None
     return HandedOver(waiting.id, following, partner)
 

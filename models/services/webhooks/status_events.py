@@ -3,6 +3,9 @@ per-proposal order: a later event waits while an earlier one of the same proposa
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import NamedTuple
+
 import peewee
 
 from models.db import simple_statements
@@ -63,14 +66,34 @@ def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, 
     return change, change.proposal, partner
 
 
-def record(status_change_id: int) -> tuple[WebhookDelivery, Partner] | None:
-    """Create the delivery row for a change (idempotent: redelivery finds the existing row) and
-    return it with the partner as it is now (its URL and secrets apply to this attempt)."""
+class Recorded(NamedTuple):
+    """A change's delivery row and its partner as they are now (its URL and secrets apply to this
+    attempt). ``claimed``: this call inserted the row with its first attempt already claimed.
+    ``behind``: this call inserted it and checked the order (``check_order``): whether an earlier
+    event of the proposal was pending then (None when not checked here)."""
+
+    delivery: WebhookDelivery
+    partner: Partner
+    claimed: bool = False
+    behind: bool | None = None
+
+
+def record(
+    status_change_id: int, *, claim_lease_seconds: float | None = None, check_order: bool = False
+) -> Recorded | None:
+    """Create the delivery row for a change (idempotent: redelivery finds the existing row).
+
+    With ``claim_lease_seconds``, a row this call inserts for a partner with a URL carries its
+    first attempt's claim (``deliveries.claim``'s values: one attempt, the round started now, the
+    lease), so the attempt needs no UPDATE of its own; with ``check_order`` too, only when no
+    earlier event of the proposal is pending (``earlier_pending``, checked before the insert). A
+    row found in place is returned as it is, unclaimed."""
     found = _change_and_parties(status_change_id)
     if found is None:
         return None
     change, proposal, partner = found
     key = f"{proposal.id}:{change.new_status}:{change.sequence}"
+    at = now()
     delivery = WebhookDelivery(
         kind="status",
         partner_code=partner.code,
@@ -78,22 +101,32 @@ def record(status_change_id: int) -> tuple[WebhookDelivery, Partner] | None:
         idempotency_key=key,
         sequence=change.sequence,
         payload=event_body(change, proposal, partner),
-        next_attempt_at=now(),
+        next_attempt_at=at,
     )
+    claim = claim_lease_seconds is not None and bool(partner.webhook_url)
+    behind = None
+    if claim and check_order:
+        behind = _EARLIER_PENDING.exists(proposal.id, change.sequence)
+        claim = not behind
+    if claim:
+        delivery.attempts = 1
+        delivery.round_started_at = at
+        delivery.next_attempt_at = at + timedelta(seconds=claim_lease_seconds)  # type: ignore[arg-type]
     # INSERT ... ON CONFLICT DO NOTHING: a duplicate neither raises nor needs a savepoint.
-    if not simple_statements.insert_unless_present(WebhookDelivery, delivery.__data__):
-        delivery = WebhookDelivery.get(
-            WebhookDelivery.kind == "status",
-            WebhookDelivery.partner_code == partner.code,
-            WebhookDelivery.idempotency_key == key,
-        )
-    return delivery, partner
+    if simple_statements.insert_unless_present(WebhookDelivery, delivery.__data__):
+        return Recorded(delivery, partner, claimed=claim, behind=behind)
+    existing = WebhookDelivery.get(
+        WebhookDelivery.kind == "status",
+        WebhookDelivery.partner_code == partner.code,
+        WebhookDelivery.idempotency_key == key,
+    )
+    return Recorded(existing, partner)
 
 
 def record_event(status_change_id: int) -> WebhookDelivery | None:
     """Create the delivery row for a change (idempotent: redelivery finds the existing row)."""
     recorded = record(status_change_id)
-    return recorded[0] if recorded else None
+    return recorded.delivery if recorded else None
 
 
 def _final_delivery_of(proposal_id, sequence):

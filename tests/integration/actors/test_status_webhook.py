@@ -442,3 +442,31 @@ def test_a_handed_over_event_whose_run_breaks_is_re_sent_by_the_sweep(
             )
     messages = OutboxMessage.select().where(OutboxMessage.actor_name == "deliver_status_change")
     assert [change_id] in [row.args for row in messages]
+
+
+def test_a_first_run_records_its_event_with_the_attempt_claimed_unless_an_earlier_one_is_pending(
+    new_proposal, held_outbox, configure_partner
+):
+    """The usual first run inserts the delivery with its first attempt's claim (no UPDATE of its
+    own); an event behind a pending one is recorded unclaimed, and a row found in place is returned
+    as it is."""
+    from models.db.proposals import StatusChange
+    from models.services.webhooks import deliveries, status_events
+
+    configure_partner(webhook_url="https://partner.example/hooks")
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN)
+    first_change, second_change = (StatusChange.get(proposal=proposal.id, sequence=n).id for n in (1, 2))
+    with freeze_time("2026-11-26T21:00:00Z"), unit_of_work():
+        first = status_events.record(first_change, claim_lease_seconds=35, check_order=True)
+        behind = status_events.record(second_change, claim_lease_seconds=35, check_order=True)
+        again = status_events.record(first_change, claim_lease_seconds=35, check_order=True)
+        lease_left = deliveries.seconds_until_due(again.delivery)
+    at = first.delivery.created_at
+    row = WebhookDelivery.get_by_id(first.delivery.id)
+    assert (first.claimed, first.behind) == (True, False)
+    assert (row.attempts, row.round_started_at, row.next_attempt_at) == (1, at, at + timedelta(seconds=35))
+    assert (behind.claimed, behind.behind, WebhookDelivery.get_by_id(behind.delivery.id).attempts) == (False, True, 0)
+    # A redelivered message finds the row claimed and leased: it neither claims nor sends
+    assert (again.claimed, again.behind, again.delivery.id, again.delivery.attempts) == (False, None, row.id, 1)
+    assert lease_left > 30
