@@ -13,8 +13,9 @@ Why it is safe:
   names a connection holds is remembered per connection object; a new connection (the pool's, or
   after a restart) starts with none.
 - The first time this process prepares a statement it does so inside a savepoint: a statement
-  PostgreSQL refuses to prepare (a parameter whose type it cannot infer) is then run as text from
-  then on, and the transaction around it goes on.
+  PostgreSQL refuses to prepare (SQLSTATE class 42: a parameter whose type it cannot infer) is run
+  as text from then on, and the transaction around it goes on; any other failure (a lost
+  connection) raises as the statement itself would have.
 - A connection whose prepared statement stopped working (it no longer exists, or a table's shape
   changed under its plan) runs text from then on; the failing statement raises as any other
   database error, and its transaction's retry runs as text.
@@ -114,6 +115,8 @@ class PreparedStatements:
             with db.atomic():  # a savepoint inside a transaction: a refusal leaves it usable
                 db.execute_sql(statement.prepare_sql)
         except peewee.DatabaseError as error:
+            if not _refused(error):  # the connection's trouble, not the statement's: as any error
+                raise
             log.warning("prepared statements: %s runs as text (%s)", statement.prepare_sql[:120], error)
             with self._lock:
                 self._statements[statement.sql] = None
@@ -121,6 +124,12 @@ class PreparedStatements:
         statement.checked = True
         held.add(statement.name)
         return True
+
+
+def _refused(error: peewee.DatabaseError) -> bool:
+    """PostgreSQL refused to prepare the statement itself (SQLSTATE class 42: a parameter whose type
+    it cannot infer, say), as opposed to a lost connection or a timeout."""
+    return str(getattr(getattr(error, "orig", None), "pgcode", None) or "").startswith("42")
 
 
 prepared = PreparedStatements()

@@ -99,3 +99,27 @@ def test_sqlite_runs_the_sql_as_it_is(app):
         pytest.skip("SQLite only")
     proposal = builders.proposal(path=("TOKEN_SENT",))
     assert _STATUS_OF.first(proposal.id).status == "TOKEN_SENT"
+
+
+def test_a_lost_connection_while_preparing_raises_and_leaves_the_statement_preparable(postgres, monkeypatch):
+    # A statement no other test runs, so this process has not prepared it yet
+    sql = 'SELECT "t1"."id" FROM "proposal" AS "t1" WHERE ("t1"."phone" = %s) LIMIT %s'
+    real = db.obj.execute_sql
+
+    class AdminShutdown(Exception):
+        pgcode = "57P01"  # not a refusal of the statement: the connection's trouble
+
+    def connection_lost_on_prepare(text, params=None):
+        if text.startswith("PREPARE"):
+            error = peewee.OperationalError("terminating connection due to administrator command")
+            error.orig = AdminShutdown()
+            raise error
+        return real(text, params)
+
+    with db.connection_context():
+        monkeypatch.setattr(db.obj, "execute_sql", connection_lost_on_prepare)
+        with pytest.raises(peewee.OperationalError):
+            prepared.execute(sql, ["+5511900000000", 1])
+        monkeypatch.undo()
+        assert prepared.execute(sql, ["+5511900000000", 1]).fetchall() == []
+        assert [text for text in _held_here().values() if '"t1"."phone" = $1' in text]
