@@ -75,6 +75,15 @@ def _finish_query(status: DeliveryStatus, stamp) -> Compiled[WebhookDelivery]:
 _FINISH = {status: _finish_query(status, stamp) for status, stamp in _FINAL_STAMP.items()}
 
 
+def claim_unsaved(delivery: WebhookDelivery, lease_seconds: float) -> None:
+    """Give a delivery about to be inserted what ``claim`` would write to it: its first attempt
+    taken, the round started now, the lease (one INSERT instead of an INSERT and the claim)."""
+    started = now()
+    delivery.attempts = 1
+    delivery.round_started_at = started
+    delivery.next_attempt_at = started + timedelta(seconds=lease_seconds)
+
+
 def claim(delivery: WebhookDelivery, lease_seconds: float) -> bool:
     """Take the next attempt (compare-and-set on ``attempts``): one worker sends, duplicates don't.
 

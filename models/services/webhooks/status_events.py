@@ -3,7 +3,6 @@ per-proposal order: a later event waits while an earlier one of the same proposa
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import NamedTuple
 
 import peewee
@@ -15,6 +14,7 @@ from models.db.proposals import Proposal, StatusChange
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import isoformat_z, now
 from models.domain.lifecycles import FINAL_DELIVERY_STATUSES
+from models.services.webhooks import deliveries
 
 EVENT_TYPE = "proposal.status.changed"
 
@@ -93,7 +93,6 @@ def record(
         return None
     change, proposal, partner = found
     key = f"{proposal.id}:{change.new_status}:{change.sequence}"
-    at = now()
     delivery = WebhookDelivery(
         kind="status",
         partner_code=partner.code,
@@ -101,17 +100,15 @@ def record(
         idempotency_key=key,
         sequence=change.sequence,
         payload=event_body(change, proposal, partner),
-        next_attempt_at=at,
+        next_attempt_at=now(),
     )
     claim = claim_lease_seconds is not None and bool(partner.webhook_url)
     behind = None
     if claim and check_order:
         behind = _EARLIER_PENDING.exists(proposal.id, change.sequence)
         claim = not behind
-    if claim:
-        delivery.attempts = 1
-        delivery.round_started_at = at
-        delivery.next_attempt_at = at + timedelta(seconds=claim_lease_seconds)  # type: ignore[arg-type]
+    if claim and claim_lease_seconds is not None:
+        deliveries.claim_unsaved(delivery, claim_lease_seconds)
     # INSERT ... ON CONFLICT DO NOTHING: a duplicate neither raises nor needs a savepoint.
     if simple_statements.insert_unless_present(WebhookDelivery, delivery.__data__):
         return Recorded(delivery, partner, claimed=claim, behind=behind)
