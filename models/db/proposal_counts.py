@@ -41,7 +41,9 @@ END $$;
 DROP FUNCTION IF EXISTS proposal_status_count_bump(varchar, varchar, varchar, int);
 """
 
-TABLE_AND_TRIGGERS = f"""
+# Everything, created once; also what the schema fingerprint covers (models/db/schema_version.py),
+# so a change here re-applies it.
+DDL = f"""
 CREATE TABLE proposal_status_count (
     origin varchar(64) NOT NULL, status varchar(64) NOT NULL, slot smallint NOT NULL,
     n bigint NOT NULL DEFAULT 0, PRIMARY KEY (origin, status, slot));
@@ -65,8 +67,6 @@ CREATE TRIGGER proposal_status_count_trunc AFTER TRUNCATE ON proposal
 INSERT INTO proposal_status_count (origin, status, slot, n)
     SELECT origin, status, abs(hashtext(id)) %% {SLOTS}, count(*) FROM proposal GROUP BY 1, 2, 3;
 """
-# What the schema fingerprint covers (models/db/schema_version.py): a change here re-applies it.
-DDL = TABLE_AND_TRIGGERS
 
 
 def create_proposal_counts() -> None:
@@ -79,7 +79,7 @@ def create_proposal_counts() -> None:
             return
         # No proposal may change between the back-fill and the triggers going live.
         db.execute_sql("LOCK TABLE proposal IN SHARE ROW EXCLUSIVE MODE")
-        db.execute_sql(TABLE_AND_TRIGGERS)
+        db.execute_sql(DDL)
 
 
 def counted_total(origin: str, statuses: list[str]) -> int:

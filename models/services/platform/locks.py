@@ -34,8 +34,10 @@ def locked_proposal_or_none(proposal_id: str) -> Proposal | None:
 ROW_LOCK = "FOR NO KEY UPDATE"
 
 
-def _locking(query):
-    return query.for_update(ROW_LOCK) if is_postgres() else query
+def _locking(query, of=None):
+    """``query`` locking its proposal row on PostgreSQL (SQLite serialises writers instead); ``of``
+    names the locked table when the query joins others."""
+    return query.for_update(ROW_LOCK, of=of) if is_postgres() else query
 
 
 _LOCKED_PROPOSAL: Compiled[Proposal] = Compiled(
@@ -62,8 +64,7 @@ def _proposal_of_process(process_id):
     from models.db.contracts import Contract
 
     query = Proposal.select().join(Contract, on=(Contract.proposal == Proposal.id))
-    query = query.where(Contract.unico_process_id == process_id).limit(1)
-    return query.for_update(ROW_LOCK, of=Proposal) if is_postgres() else query
+    return _locking(query.where(Contract.unico_process_id == process_id).limit(1), of=Proposal)
 
 
 _LOCKED_PROPOSAL_OF_PROCESS: Compiled[Proposal] = Compiled(_proposal_of_process, str)
