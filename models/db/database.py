@@ -96,7 +96,7 @@ def _apply_schema(wanted: str, lock_timeout_seconds: float) -> None:
     with startup_lock(lock_timeout_seconds=lock_timeout_seconds):
         if applied_fingerprint() == wanted:  # another process applied it while this one waited
             return
-        db.create_tables([*ALL_TABLES, SchemaVersion], safe=True)
+        _create_tables([*ALL_TABLES, SchemaVersion])
         add_missing_columns(db.obj, ALL_TABLES)  # tables created by an earlier release
         if is_postgres():  # read-side trigram and sort indexes (PostgreSQL-only SQL)
             from models.db.indexes import create_postgres_indexes
@@ -104,6 +104,17 @@ def _apply_schema(wanted: str, lock_timeout_seconds: float) -> None:
             create_postgres_indexes()
         record_fingerprint(wanted)
         log.info("schema: applied (fingerprint %s)", wanted[:12])
+
+
+def _create_tables(models: list[type[peewee.Model]]) -> None:
+    """``create_tables(safe=True)`` with the indexes this database keeps (models/db/indexes.py)."""
+    from models.db.indexes import declared_indexes
+
+    for model in peewee.sort_models(models):
+        model._schema.create_sequences()
+        model._schema.create_table(safe=True)
+        for query in declared_indexes(model):
+            db.execute(query)
 
 
 def _lock_wait_failed(error: peewee.OperationalError) -> bool:

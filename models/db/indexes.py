@@ -9,7 +9,8 @@
   rows: "silva", "gmail") be an index-only scan instead of a heap visit per row: about half the
   time measured on 200,000 proposals of one origin.
 * proposal_status_count (models/db/proposal_counts.py) gives the listing total without a count(*).
-SQLite (tests, ``make run``) keeps the peewee-declared indexes only. Every statement is
+SQLite (tests, ``make run``) keeps the peewee-declared indexes only; PostgreSQL leaves out the
+declared ones a read-side index already serves (SUPERSEDED_ON_POSTGRES). Every statement is
 idempotent, so create_schema can run at each start.
 """
 
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import logging
 
-from models.db.database import db
+import peewee
+
+from models.db.database import db, is_postgres
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,26 @@ BTREE_INDEXES = {
     "contract_cpf_paid": "ON contract (cpf, disbursement_paid_at)",
     "credit_analysis_cpf_origin_approved": "ON credit_analysis (cpf, origin, approved_at)",
 }
+
+# Peewee-declared indexes of the proposal that SQLite needs and PostgreSQL does not: each one's
+# columns lead a read-side index above (named beside it), which serves every lookup it would.
+# Why leave them out: a status change updates ``status`` and ``updated_at`` (both indexed, so it is
+# never a HOT update) and writes an entry in every index of the table; four fewer is about 40 us
+# less per status UPDATE. Dropped from databases that have them (create_postgres_indexes).
+SUPERSEDED_ON_POSTGRES = {
+    "proposal_origin": "proposal_origin_cover_name",
+    "proposal_origin_created_at": "proposal_origin_created_id",
+    "proposal_origin_status": "proposal_origin_status_created",
+    "proposal_origin_updated_at": "proposal_origin_updated_id",
+}
+
+
+def declared_indexes(model: type[peewee.Model]) -> list:
+    """CREATE INDEX IF NOT EXISTS of ``model``'s peewee-declared indexes this database keeps."""
+    indexes = model._meta.fields_to_index()
+    if is_postgres():
+        indexes = [index for index in indexes if index._name not in SUPERSEDED_ON_POSTGRES]
+    return [model._schema._create_index(index, safe=True) for index in indexes]
 
 
 def _trigram_available() -> bool:
@@ -51,6 +74,8 @@ def create_postgres_indexes() -> None:
     from models.db.proposal_counts import create_proposal_counts
 
     create_proposal_counts()
+    for name in SUPERSEDED_ON_POSTGRES:
+        db.execute_sql(f"DROP INDEX IF EXISTS {name}")
     for name, definition in BTREE_INDEXES.items():
         target = definition if definition.startswith("ON ") else f"ON proposal {definition}"
         db.execute_sql(f"CREATE INDEX IF NOT EXISTS {name} {target}")

@@ -39,15 +39,17 @@ def _rendered(node) -> str:
 
 def code_fingerprint(models: list[type[peewee.Model]]) -> str:
     """sha256 of the DDL ``create_schema`` would run for ``models`` on this database."""
+    from models.db.indexes import declared_indexes
+
     parts = []
     for model in [*models, SchemaVersion]:
         parts.append(_rendered(model._schema._create_table(safe=True)))
-        parts.extend(_rendered(index) for index in model._schema._create_indexes(safe=True))
+        parts.extend(_rendered(index) for index in declared_indexes(model))
     if is_postgres():
-        from models.db.indexes import BTREE_INDEXES, TRIGRAM_COLUMNS
+        from models.db.indexes import BTREE_INDEXES, SUPERSEDED_ON_POSTGRES, TRIGRAM_COLUMNS
         from models.db.proposal_counts import DDL
 
-        parts += [repr(sorted(BTREE_INDEXES.items())), repr(TRIGRAM_COLUMNS), DDL]
+        parts += [repr(sorted(BTREE_INDEXES.items())), repr(sorted(SUPERSEDED_ON_POSTGRES)), repr(TRIGRAM_COLUMNS), DDL]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
