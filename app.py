@@ -87,12 +87,14 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
     installed = runtime.install(runtime.Runtime(settings, build_ports(settings)))
     import actors  # noqa: F401  (binds every actor to the broker chosen above)
     from models.services.platform import metrics, unit_of_work, wakeups
+    from rabbitmq import published_marks
     from rabbitmq.outbox_relay import publish_after_commit
     from rabbitmq.queue_depth import queue_depths
 
     unit_of_work.set_after_commit_publisher(
         publish_after_commit, lease_seconds=settings.outbox.after_commit_lease_seconds
     )
+    published_marks.set_interval(settings.outbox.published_mark_interval_seconds)
     unit_of_work.set_after_commit_notifier(wakeups.publish_after_commit)
     metrics.set_queue_depth_reader(queue_depths)
     from models.db.database import db, startup_lock

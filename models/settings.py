@@ -84,6 +84,7 @@ class OutboxSettings:
     batch_size: int
     retention_days: int
     after_commit_lease_seconds: float
+    published_mark_interval_seconds: float
 
 
 @dataclass(frozen=True)
@@ -542,7 +543,19 @@ def load_settings(
         raise SettingsError(f"JWT_SIGNING_KEY must be set for the {environment} environment")
     settings = _section(Settings, data, "", environment=environment)
     _require_callback_secrets(settings)
+    _require_marks_inside_the_lease(settings.outbox)
     return settings
+
+
+def _require_marks_inside_the_lease(outbox: OutboxSettings) -> None:
+    # A published mark written after its row's lease lapsed lets the sweeper send the row again
+    # (rabbitmq/published_marks.py): keep at least half the lease for the write itself.
+    interval, lease = outbox.published_mark_interval_seconds, outbox.after_commit_lease_seconds
+    if not 0 <= interval < lease / 2:
+        raise SettingsError(
+            f"setting outbox.published_mark_interval_seconds must be at least 0 and under half of "
+            f"outbox.after_commit_lease_seconds ({lease}), not {interval}"
+        )
 
 
 def _require_callback_secrets(settings: Settings) -> None:

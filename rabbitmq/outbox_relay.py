@@ -24,13 +24,13 @@ from typing import NamedTuple
 import dramatiq
 
 from models import runtime
-from models.db.compiled import Compiled
 from models.db.database import db, is_postgres
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
 from models.services.events import feed as events_feed
 from models.services.platform import idempotency
 from models.services.platform.outbox import due_messages, park, purge_finished
+from rabbitmq import published_marks
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +73,10 @@ def publish_after_commit(leased: list[OutboxMessage], claim_ids: list[str]) -> i
     """The fast path, right after a transaction committed: publish the rows it wrote (leased to
     this call, so no claim is needed) and the existing rows it made due; returns how many went out.
 
-    The leased rows are marked published with one statement outside any transaction. A crash
-    before that mark re-sends them once their lease lapses (actors are idempotent); a broker
-    failure hands the rest back to the sweeper at once, in order."""
+    The leased rows are marked published in batches, outside any transaction, before their lease
+    lapses (rabbitmq/published_marks.py). A crash before that mark re-sends them once the lease
+    lapses (actors are idempotent); a broker failure hands the rest back to the sweeper at once,
+    in order."""
     published = 0
     with db.connection_context() if db.is_closed() else contextlib.nullcontext():
         if leased:
@@ -86,28 +87,15 @@ def publish_after_commit(leased: list[OutboxMessage], claim_ids: list[str]) -> i
 
 
 def _publish_leased(rows: list[OutboxMessage], broker: dramatiq.Broker) -> int:
-    """Rows leased to this call (not marked yet): the sent ones are marked with one statement; a
-    refusal hands the refused row and those behind it back to the sweeper at once."""
+    """Rows leased to this call (not marked yet): the sent ones are marked within their lease
+    (rabbitmq/published_marks.py); a refusal hands the refused row and those behind it back to the
+    sweeper at once."""
     walk = _send_in_order(rows, broker, before_park=lambda row: None)
     if walk.refusal is not None:
         _release(walk.refusal.row.id, walk.refusal.behind, walk.refusal.error)
-    if len(walk.sent) == 1:  # most transactions send one message
-        _MARK_ONE_PUBLISHED.execute(now(), walk.sent[0])
-    elif walk.sent:
-        OutboxMessage.update(published_at=now(), publish_attempts=OutboxMessage.publish_attempts + 1).where(
-            OutboxMessage.id.in_(walk.sent)
-        ).execute()
+    if walk.sent:
+        published_marks.mark(walk.sent)
     return len(walk.sent)
-
-
-# Run after nearly every commit: rendered once (models/db/compiled.py).
-_MARK_ONE_PUBLISHED: Compiled[OutboxMessage] = Compiled(
-    lambda at, message_id: OutboxMessage.update(
-        published_at=at, publish_attempts=OutboxMessage.publish_attempts + 1
-    ).where(OutboxMessage.id == message_id),
-    OutboxMessage.published_at,
-    str,
-)
 
 
 class _Refusal(NamedTuple):

@@ -242,3 +242,115 @@ def test_a_broker_failure_on_the_fast_path_hands_the_rows_to_the_sweeper_at_once
     assert relay_due() == 2  # no lease to wait for
     drain()
     assert sorted(RECEIVED) == ["first", "second"]
+
+
+@pytest.fixture
+def batched_marks(monkeypatch):
+    """The after-commit publish with its marks batched (the test profile writes them at once)."""
+    from models.services.platform import unit_of_work as uow
+    from rabbitmq import published_marks
+    from rabbitmq.outbox_relay import publish_after_commit
+
+    marks = published_marks.PublishedMarks(interval_seconds=3600.0)  # written when a test says
+    monkeypatch.setattr(published_marks, "_marks", marks)
+    monkeypatch.setattr(uow, "_after_commit_publisher", publish_after_commit)
+    monkeypatch.setattr(uow, "_lease_seconds", 5.0)
+    yield marks
+    marks.flush()
+
+
+def test_a_sent_row_is_marked_published_by_the_next_batch_and_not_sent_twice_before(echo_actor, drain, batched_marks):
+    from rabbitmq.outbox_relay import relay_due
+
+    with freeze_time("2026-11-26T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "batched")
+        row = OutboxMessage.get()
+        assert row.published_at is None and batched_marks.waiting() == 1
+        frozen.move_to("2026-11-26T12:00:04.999Z")
+        assert relay_due() == 0  # sent and still leased: the sweeper leaves it alone
+        assert batched_marks.flush() == 1
+        row = OutboxMessage.get()
+        assert row.published_at is not None and row.publish_attempts == 1 and batched_marks.waiting() == 0
+        frozen.move_to("2026-11-26T12:00:05Z")
+        assert relay_due() == 0  # marked: never the sweeper's
+    drain()
+    assert RECEIVED == ["batched"]
+
+
+def test_a_mark_missing_when_the_lease_lapses_means_one_more_send_never_a_loss(echo_actor, drain, batched_marks):
+    from rabbitmq.outbox_relay import relay_due
+
+    with freeze_time("2026-11-26T12:00:00Z") as frozen:
+        with unit_of_work():
+            enqueue("outbox_test_echo", "sent twice")
+        frozen.move_to("2026-11-26T12:00:05Z")  # e.g. the process died before its batch
+        assert relay_due() == 1
+    batched_marks.flush()  # a late mark of a row the sweeper already marked changes nothing wrong
+    drain()
+    assert RECEIVED == ["sent twice", "sent twice"]  # the actors' idempotency absorbs it
+    assert OutboxMessage.get().published_at is not None
+
+
+def test_the_writer_thread_writes_the_marks_within_its_interval(echo_actor, drain, batched_marks):
+    import time
+
+    batched_marks.interval_seconds = 0.05
+    batched_marks._full.set()  # wake it from the fixture's long wait
+    with unit_of_work():
+        enqueue("outbox_test_echo", "by the thread")
+    deadline = time.monotonic() + 5
+    while OutboxMessage.get().published_at is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert OutboxMessage.get().published_at is not None and batched_marks.waiting() == 0
+    batched_marks.interval_seconds = 3600.0
+    drain()
+
+
+def test_a_full_batch_is_written_without_waiting_for_the_interval(echo_actor, drain, batched_marks, monkeypatch):
+    import time
+
+    from rabbitmq import published_marks
+
+    monkeypatch.setattr(published_marks, "MAX_BATCH", 2)
+    with unit_of_work():
+        enqueue("outbox_test_echo", "one")
+    time.sleep(0.1)
+    assert batched_marks.waiting() == 1  # the interval is an hour: nothing written yet
+    with unit_of_work():
+        enqueue("outbox_test_echo", "two")
+    deadline = time.monotonic() + 5
+    while batched_marks.waiting() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert OutboxMessage.select().where(OutboxMessage.published_at.is_null()).count() == 0
+    drain()
+
+
+def test_a_failed_write_keeps_the_marks_for_the_next_one(echo_actor, drain, batched_marks, monkeypatch):
+    from rabbitmq import published_marks
+
+    with unit_of_work():
+        enqueue("outbox_test_echo", "kept")
+    with monkeypatch.context() as patch:
+        patch.setattr(published_marks, "write", lambda ids: (_ for _ in ()).throw(ConnectionError("db away")))
+        assert batched_marks.flush() == 0
+    assert batched_marks.waiting() == 1 and OutboxMessage.get().published_at is None
+    assert batched_marks.flush() == 1
+    assert OutboxMessage.get().published_at is not None
+    drain()
+
+
+def test_a_forked_child_leaves_its_parents_marks_to_the_parent(monkeypatch):
+    import os
+
+    from rabbitmq import published_marks
+
+    monkeypatch.setattr(published_marks._marks, "_ids", ["parent-row"])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(write, str(published_marks.waiting()).encode())
+        os._exit(0)
+    os.close(write)
+    assert os.read(read, 100) == b"0"
+    os.waitpid(pid, 0)

@@ -217,3 +217,16 @@ def test_the_sandbox_signing_link_uses_the_public_base_url():
     assert on_8100.signing_url("p-1") == "http://127.0.0.1:8100/sandbox/esign/p-1"
     public = load_settings("sandbox", environ={"PORT": "8100", "PUBLIC_BASE_URL": "https://x.example"})
     assert build_ports(public).esignature.signing_url("p-1") == "https://x.example/sandbox/esign/p-1"
+
+
+@pytest.mark.parametrize("interval", [2.5, 10.0, -0.1])
+def test_published_marks_must_be_written_well_inside_the_lease(interval):
+    overrides = {"outbox": {"after_commit_lease_seconds": 5.0, "published_mark_interval_seconds": interval}}
+    with pytest.raises(SettingsError, match=r"outbox\.published_mark_interval_seconds"):
+        load_settings("sandbox", environ={}, overrides=overrides)
+
+
+@pytest.mark.parametrize("interval", [0, 0.5, 2.4])
+def test_published_marks_at_once_or_batched_inside_the_lease(interval):
+    overrides = {"outbox": {"after_commit_lease_seconds": 5.0, "published_mark_interval_seconds": interval}}
+    assert load_settings("sandbox", environ={}, overrides=overrides).outbox.published_mark_interval_seconds == interval
