@@ -253,6 +253,9 @@ def main() -> None:
     fork the app into a worker process away from them (README, "make run")."""
     from waitress.server import create_server
 
+    from httpapi.server_refusals import install_for_waitress
+
+    install_for_waitress()
     app = create_app()
     settings = runtime.current().settings
     worker = sweeper = None

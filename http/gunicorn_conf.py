@@ -36,6 +36,14 @@ def on_starting(server):
         prune_dead_process_files(directory)
 
 
+def post_worker_init(worker):
+    # Requests gunicorn refuses before the app (malformed headers, lines over its limits) are
+    # answered in the spec's JSON error body too (httpapi/server_refusals.py).
+    from httpapi.server_refusals import install_for_gunicorn
+
+    install_for_gunicorn()
+
+
 def child_exit(server, worker):
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess

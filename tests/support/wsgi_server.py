@@ -12,6 +12,9 @@ class ServedApp:
     """``with ServedApp(app) as base_url:`` serves ``app`` on http://127.0.0.1:<free port>."""
 
     def __init__(self, app, *, threads: int = 4) -> None:
+        from httpapi.server_refusals import install_for_waitress
+
+        install_for_waitress()  # as app.main does
         self._server = create_server(app, host="127.0.0.1", port=0, threads=threads, clear_untrusted_proxy_headers=True)
         self.base_url = f"http://127.0.0.1:{self._server.effective_port}"
         self._thread = threading.Thread(target=self._server.run, name="served-app", daemon=True)
