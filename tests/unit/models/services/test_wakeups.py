@@ -68,7 +68,7 @@ def test_keys_are_forgotten_when_their_last_waiter_leaves():
     wakeups.wake(["proposal:a"])
     first.join(2)
     second.join(2)
-    assert (wakeups._waiters, wakeups._key_generations) == ({}, {})
+    assert (wakeups._by_key, wakeups._any_key) == ({}, set())
 
 
 def test_a_timeout_returns_the_last_answer():
@@ -76,3 +76,32 @@ def test_a_timeout_returns_the_last_answer():
     started = time.monotonic()
     assert wakeups.wait_until(lambda: False, 0.1, keys=("proposal:a",)) is False
     assert time.monotonic() - started >= 0.1
+
+
+def test_a_wake_between_the_read_and_the_wait_is_not_lost():
+    wakeups = Wakeups()
+    reads = []
+
+    def predicate() -> bool:
+        reads.append(time.monotonic())
+        if len(reads) == 1:
+            wakeups.wake(["proposal:a"])  # the actor commits right after the first read
+            return False
+        return True
+
+    started = time.monotonic()
+    assert wakeups.wait_until(predicate, 5.0, keys=("proposal:a",)) is True
+    assert len(reads) == 2 and time.monotonic() - started < 0.5  # not a re-check interval later
+
+
+def test_two_waiters_on_one_key_both_wake():
+    wakeups = Wakeups()
+    first, first_done, first_checks = _waiting(wakeups, ("proposal:a",))
+    second, second_done, second_checks = _waiting(wakeups, ("proposal:a",))
+    first_done.set()
+    second_done.set()
+    wakeups.wake(["proposal:a"])
+    first.join(2)
+    second.join(2)
+    assert not first.is_alive() and not second.is_alive()
+    assert len(first_checks) == len(second_checks) == 2
