@@ -3,7 +3,8 @@
 The document is the contract terms (``terms.py``) formatted for Brazil (``brazilian_format``) in
 the wording of ``ccb_template``: quadro-resumo, parties, clauses, place and date of issue with the
 signature lines, then the annexes (schedule, CET worksheet, consent evidence). The signed version is
-the same document followed by an evidence page built from what was recorded at signing.
+the same document followed by an evidence page built from what was recorded at signing; a process
+that rendered the original reuses its composed pages for it (``_RecentBodies``).
 
 Drawn straight on reportlab's canvas (``pdf_layout``): the platypus Table measured every cell of
 the 96-row schedule several times and drew each with its own text object. Page streams are
@@ -15,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
+import threading
+from collections import OrderedDict
 from decimal import Decimal
 from pathlib import Path
 
@@ -293,8 +297,17 @@ def render(terms: dict, evidence: dict | None = None) -> bytes:
     canvas.setAuthor(terms["creditor"]["name"])
     canvas.setSubject((text.META_SUBJECT_SIGNED if evidence else text.META_SUBJECT).format_map(values))
     canvas.setCreator(CREATOR)
+    layout = _bodies.body(terms, values).continued_on(canvas)
+    if evidence:
+        _evidence(layout, evidence, values)
+    layout.finish()
+    return buffer.getvalue()
+
+
+def _compose_body(terms: dict, values: dict) -> Layout:
+    """The document up to the consent annex, on a canvas of its own that is never saved."""
     footer = text.FOOTER.format(template_version=text.TEMPLATE_VERSION, page="{page}", pages="{pages}", **values)
-    layout = Layout(canvas, footer=footer, notice=terms.get("document_notice") or "")
+    layout = Layout(Canvas(io.BytesIO(), pagesize=A4), footer=footer, notice=terms.get("document_notice") or "")
     layout.title(text.TITLE)
     layout.centered(text.SUBTITLE, size=9.0, font="Helvetica-Bold")
     layout.centered(text.HEADER.format_map(values), size=7.5)
@@ -304,10 +317,42 @@ def render(terms: dict, evidence: dict | None = None) -> bytes:
     _schedule(layout, terms, values)
     _cet_worksheet(layout, terms, values)
     _consent(layout, terms)
-    if evidence:
-        _evidence(layout, evidence, values)
-    layout.finish()
-    return buffer.getvalue()
+    return layout
+
+
+class _RecentBodies:
+    """The composed bodies of the last few contracts rendered by this process, by their terms.
+
+    Why: the signed version repeats the original's pages from the same stored terms and adds the
+    evidence page, so a process that rendered a contract's original (generation) and then renders
+    its signed version (the signature result; the same pool on small hosts) composed the same
+    pages twice: composing is about two thirds of a render. A body is the composition's page
+    operators, copied for each document (``Layout.continued_on``); the key is the SHA-256 of the
+    terms as canonical JSON, so any difference in the terms composes anew.
+    """
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bodies: OrderedDict[str, Layout] = OrderedDict()
+
+    def body(self, terms: dict, values: dict) -> Layout:
+        key = hashlib.sha256(json.dumps(terms, sort_keys=True, default=str).encode()).hexdigest()
+        with self._lock:
+            body = self._bodies.get(key)
+            if body is not None:
+                self._bodies.move_to_end(key)
+                return body
+        body = _compose_body(terms, values)
+        with self._lock:
+            self._bodies[key] = body
+            while len(self._bodies) > self.SIZE:
+                self._bodies.popitem(last=False)
+        return body
+
+
+_bodies = _RecentBodies()
 
 
 def store(

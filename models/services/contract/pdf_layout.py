@@ -149,6 +149,11 @@ class _Page:
         self.graphics: list[str] = []
         self.text: list[str] = []
 
+    def copy(self) -> _Page:
+        page = _Page()
+        page.graphics, page.text = list(self.graphics), list(self.text)
+        return page
+
 
 class Layout:
     """Writes top to bottom, starting new pages as needed; call ``finish()`` last.
@@ -167,6 +172,22 @@ class Layout:
         self._pages: list[_Page] = []
         self._font: tuple[str, float] | None = None
         self._new_page()
+
+    def continued_on(self, canvas: Canvas) -> Layout:
+        """A copy of this layout as composed so far, to be continued and finished on ``canvas`` (a
+        new document); this one is left as it is. The fonts are registered with the new document
+        in the order this one registered them, so the names in the copied operators still hold."""
+        copy = Layout.__new__(Layout)
+        copy.canvas = canvas
+        copy.width, copy.height, copy.usable = self.width, self.height, self.usable
+        copy.footer, copy.notice = self.footer, self.notice
+        copy._fonts = {}
+        for font, name in self._fonts.items():
+            if copy._font_name(font) != name:
+                raise RuntimeError(f"font {font} is {copy._fonts[font]} in the new document, not {name}")
+        copy._pages = [page.copy() for page in self._pages]
+        copy._page, copy._font, copy.y = copy._pages[-1], self._font, self.y
+        return copy
 
     # --- low level -------------------------------------------------------------------------------
     def _font_name(self, font: str) -> str:

@@ -470,3 +470,39 @@ def test_no_ccb_is_issued_without_the_creditor_settings(business_day):
     unconfigured = load_settings("test", overrides={"ccb": {"creditor_name": "", "issue_place": " "}})
     with pytest.raises(contract_terms.CcbNotConfigured, match="creditor_name, issue_place must be set"):
         make_terms(settings=unconfigured)
+
+
+@pytest.fixture
+def invariant_pdf(monkeypatch):
+    """reportlab without the creation time and random document id: equal documents, equal bytes."""
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "invariant", 1)
+    monkeypatch.setattr(pdf, "_bodies", pdf._RecentBodies())
+
+
+def test_a_signed_version_after_its_original_is_the_document_composed_anew(business_day, invariant_pdf):
+    terms, _ = make_terms()
+    pdf.render(terms)  # the original: its body is kept
+    reused = pdf.render(terms, EVIDENCE)
+    pdf._bodies = pdf._RecentBodies()
+    assert pdf.render(terms, EVIDENCE) == reused
+    assert pdf.render(terms) == pdf.render(terms)  # a kept body is copied, never finished in place
+
+
+def test_other_terms_never_get_a_kept_body(business_day, invariant_pdf):
+    terms, _ = make_terms()
+    pdf.render(terms)
+    changed = {**terms, "contract_id": terms["contract_id"] + "-2"}
+    fresh = pdf.render(changed)
+    pdf._bodies = pdf._RecentBodies()
+    assert pdf.render(changed) == fresh
+    assert terms["contract_id"] + "-2" in "".join(string for page in page_strings(fresh) for string in page)
+
+
+def test_the_kept_bodies_are_bounded(business_day, invariant_pdf, monkeypatch):
+    monkeypatch.setattr(pdf._RecentBodies, "SIZE", 2)
+    terms, _ = make_terms()
+    for suffix in "abc":
+        pdf.render({**terms, "contract_id": terms["contract_id"] + suffix})
+    assert len(pdf._bodies._bodies) == 2
