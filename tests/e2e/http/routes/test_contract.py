@@ -360,3 +360,20 @@ def test_has_original_document_says_the_unsigned_original_is_stored(client, auth
     original = client.get(f"/v1/proposals/{ready.id}/contract/document?version=original", headers=auth())
     assert (original.status_code, original.headers["X-Contract-Version"]) == (200, "original")
     assert original.data.startswith(b"%PDF")
+
+
+def test_the_signed_version_reuses_the_pages_its_original_composed(client, auth, drain, business_day, monkeypatch):
+    from models.services.contract import pdf
+
+    composed, compose = [], pdf._compose_body
+    monkeypatch.setattr(pdf, "_bodies", pdf._RecentBodies())
+    monkeypatch.setattr(
+        pdf, "_compose_body", lambda terms, values: composed.append(terms["contract_id"]) or compose(terms, values)
+    )
+    # The terms stored on the contract (read back for the signed version) are the ones generation
+    # rendered the original from, so one process composes the pages once.
+    proposal, contract = awaiting_signature(client, auth, drain)
+    client.post(signing_path(contract), json={})
+    drain()
+    assert _document(client, auth, proposal.id).headers["X-Contract-Version"] == "signed"
+    assert composed == [contract["contract_id"]]
