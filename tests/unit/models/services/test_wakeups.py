@@ -59,15 +59,17 @@ def test_a_lost_wake_costs_one_re_check_interval(monkeypatch):
     assert not thread.is_alive() and len(checks) == 2
 
 
-def test_keys_are_forgotten_when_their_last_waiter_leaves():
+def test_two_waiters_on_one_key_both_wake_and_the_key_is_forgotten_when_they_leave():
     wakeups = Wakeups()
-    first, first_done, _ = _waiting(wakeups, ("proposal:a",))
-    second, second_done, _ = _waiting(wakeups, ("proposal:a",))
+    first, first_done, first_checks = _waiting(wakeups, ("proposal:a",))
+    second, second_done, second_checks = _waiting(wakeups, ("proposal:a",))
     first_done.set()
     second_done.set()
     wakeups.wake(["proposal:a"])
     first.join(2)
     second.join(2)
+    assert not first.is_alive() and not second.is_alive()
+    assert len(first_checks) == len(second_checks) == 2
     assert (wakeups._by_key, wakeups._any_key) == ({}, set())
 
 
@@ -92,16 +94,3 @@ def test_a_wake_between_the_read_and_the_wait_is_not_lost():
     started = time.monotonic()
     assert wakeups.wait_until(predicate, 5.0, keys=("proposal:a",)) is True
     assert len(reads) == 2 and time.monotonic() - started < 0.5  # not a re-check interval later
-
-
-def test_two_waiters_on_one_key_both_wake():
-    wakeups = Wakeups()
-    first, first_done, first_checks = _waiting(wakeups, ("proposal:a",))
-    second, second_done, second_checks = _waiting(wakeups, ("proposal:a",))
-    first_done.set()
-    second_done.set()
-    wakeups.wake(["proposal:a"])
-    first.join(2)
-    second.join(2)
-    assert not first.is_alive() and not second.is_alive()
-    assert len(first_checks) == len(second_checks) == 2
