@@ -88,6 +88,8 @@ class PublishedMarks:
         """Write every queued mark now; how many. What could not be written stays queued (logged)."""
         with self._lock:
             ids, self._ids = self._ids, []
+        if not ids:  # an idle process's writer borrows no connection
+            return 0
         written = 0
         try:
             with db.connection_context() if db.is_closed() else contextlib.nullcontext():

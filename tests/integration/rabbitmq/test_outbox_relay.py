@@ -354,3 +354,14 @@ def test_a_forked_child_leaves_its_parents_marks_to_the_parent(monkeypatch):
     os.close(write)
     assert os.read(read, 100) == b"0"
     os.waitpid(pid, 0)
+
+
+def test_an_idle_writer_borrows_no_connection(batched_marks, monkeypatch):
+    from models.db.database import db
+
+    borrowed = []
+    monkeypatch.setattr(db.obj, "is_closed", lambda: True)  # as in the writer's own thread
+    monkeypatch.setattr(db.obj, "connect", lambda *args, **kwargs: borrowed.append(1))
+    monkeypatch.setattr(db.obj, "close", lambda *args, **kwargs: None)
+    assert batched_marks.flush() == 0
+    assert borrowed == []
