@@ -44,6 +44,14 @@ def post_worker_init(worker):
     install_for_gunicorn()
 
 
+def worker_exit(server, worker):
+    # The worker has served its last request: its last "published" marks are written now rather
+    # than left for the sweeper to re-send once their lease lapses (rabbitmq/published_marks.py).
+    from rabbitmq import published_marks
+
+    published_marks.flush()
+
+
 def child_exit(server, worker):
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
