@@ -43,21 +43,35 @@ def event_body(change: StatusChange, proposal: Proposal, partner: Partner) -> di
     }
 
 
-_CHANGE_AND_PARTIES: Compiled[StatusChange] = Compiled(
-    lambda status_change_id: (
+def _change_and_parties_query(status_change_id):
+    return (
         StatusChange.select(StatusChange, Proposal, Partner)
         .join(Proposal)
         .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
         .where(StatusChange.id == status_change_id)
         .limit(1)
+    )
+
+
+_CHANGE_AND_PARTIES: Compiled[StatusChange] = Compiled(_change_and_parties_query, int)
+# The first run of an event checks the order before it inserts: the same read with that check as
+# one more column, one round trip instead of two (15 statements per proposal).
+_CHANGE_PARTIES_AND_ORDER: Compiled[StatusChange] = Compiled(
+    lambda status_change_id: _change_and_parties_query(status_change_id).select_extend(
+        peewee.fn.EXISTS(
+            _pending_before(StatusChange.proposal, StatusChange.sequence, StatusChange.alias("earlier"))
+        ).alias("earlier_pending")
     ),
     int,
 )
 
 
-def _change_and_parties(status_change_id: int) -> tuple[StatusChange, Proposal, Partner] | None:
-    """The change, its proposal and the proposal's partner, in one query."""
-    change = _CHANGE_AND_PARTIES.first(status_change_id)
+def _change_and_parties(
+    status_change_id: int, *, check_order: bool = False
+) -> tuple[StatusChange, Proposal, Partner] | None:
+    """The change, its proposal and the proposal's partner, in one query; with ``check_order``
+    the change carries ``earlier_pending`` too."""
+    change = (_CHANGE_PARTIES_AND_ORDER if check_order else _CHANGE_AND_PARTIES).first(status_change_id)
     if change is None:  # the change (or its proposal) was removed after the message was sent
         return None
     partner = change.proposal.origin_partner
@@ -88,7 +102,7 @@ def record(
     lease), so the attempt needs no UPDATE of its own; with ``check_order`` too, only when no
     earlier event of the proposal is pending (``earlier_pending``, checked before the insert). A
     row found in place is returned as it is, unclaimed."""
-    found = _change_and_parties(status_change_id)
+    found = _change_and_parties(status_change_id, check_order=check_order)
     if found is None:
         return None
     change, proposal, partner = found
@@ -105,7 +119,7 @@ def record(
     claim = claim_lease_seconds is not None and bool(partner.webhook_url)
     behind = None
     if claim and check_order:
-        behind = _EARLIER_PENDING.exists(proposal.id, change.sequence)
+        behind = bool(change.earlier_pending)  # read with the change, before this insert
         claim = not behind
     if claim and claim_lease_seconds is not None:
         deliveries.claim_unsaved(delivery, claim_lease_seconds)
@@ -136,19 +150,20 @@ def _final_delivery_of(proposal_id, sequence):
     )
 
 
+def _pending_before(proposal_id, sequence, changes=StatusChange):
+    """The announced changes of ``proposal_id`` before ``sequence`` that have no final delivery
+    yet (a query of their ids; the arguments may be columns of an outer query, ``changes`` an
+    alias of the table then)."""
+    return changes.select(changes.id).where(
+        changes.proposal == proposal_id,
+        changes.sequence < sequence,
+        changes.old_status.is_null(False),  # ANNOUNCED, on this alias
+        ~peewee.fn.EXISTS(_final_delivery_of(proposal_id, changes.sequence)),
+    )
+
+
 _EARLIER_PENDING: Compiled[StatusChange] = Compiled(
-    lambda proposal_id, sequence: (
-        StatusChange.select(StatusChange.id)
-        .where(
-            StatusChange.proposal == proposal_id,
-            StatusChange.sequence < sequence,
-            ANNOUNCED,
-            ~peewee.fn.EXISTS(_final_delivery_of(proposal_id, StatusChange.sequence)),
-        )
-        .limit(1)
-    ),
-    str,
-    int,
+    lambda proposal_id, sequence: _pending_before(proposal_id, sequence).limit(1), str, int
 )
 
 
