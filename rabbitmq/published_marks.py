@@ -67,6 +67,7 @@ class PublishedMarks:
         self._ids: list[str] = []
         self._full = threading.Event()
         self._writer_started = False
+        self._failed_tries = 0  # since the last write that succeeded (one warning per outage)
 
     def add(self, ids: list[str]) -> None:
         """Queue ``ids`` (just sent) for the next write."""
@@ -98,9 +99,23 @@ class PublishedMarks:
                     write(batch)
                     written += len(batch)
         except Exception:
-            log.warning("outbox: %d published marks not written; retrying", len(ids) - written, exc_info=True)
             with self._lock:
                 self._ids[:0] = ids[written:]
+            self._failed_tries += 1
+            if self._failed_tries == 1:  # the first of an outage, with its cause; the rest quietly
+                log.warning(
+                    "outbox: %d published marks not written; retrying every %.1f s (rows whose lease "
+                    "lapses meanwhile are sent again by the sweeper)",
+                    len(ids) - written,
+                    self.interval_seconds,
+                    exc_info=True,
+                )
+            else:
+                log.debug("outbox: published marks still not written (try %d)", self._failed_tries)
+            return written
+        if self._failed_tries:
+            log.info("outbox: published marks written again after %d failed tries", self._failed_tries)
+            self._failed_tries = 0
         return written
 
     def _run(self) -> None:

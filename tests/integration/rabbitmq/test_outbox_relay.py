@@ -326,17 +326,23 @@ def test_a_full_batch_is_written_without_waiting_for_the_interval(echo_actor, dr
     drain()
 
 
-def test_a_failed_write_keeps_the_marks_for_the_next_one(echo_actor, drain, batched_marks, monkeypatch):
+def test_a_failed_write_keeps_the_marks_for_the_next_one_and_warns_once(
+    echo_actor, drain, batched_marks, monkeypatch, caplog
+):
     from rabbitmq import published_marks
 
     with unit_of_work():
         enqueue("outbox_test_echo", "kept")
-    with monkeypatch.context() as patch:
+    with monkeypatch.context() as patch, caplog.at_level("INFO", logger="rabbitmq.published_marks"):
         patch.setattr(published_marks, "write", lambda ids: (_ for _ in ()).throw(ConnectionError("db away")))
-        assert batched_marks.flush() == 0
-    assert batched_marks.waiting() == 1 and OutboxMessage.get().published_at is None
-    assert batched_marks.flush() == 1
+        assert [batched_marks.flush() for _ in range(3)] == [0, 0, 0]
+        assert batched_marks.waiting() == 1 and OutboxMessage.get().published_at is None
+        patch.undo()
+        assert batched_marks.flush() == 1
     assert OutboxMessage.get().published_at is not None
+    warnings = [record for record in caplog.records if record.levelname == "WARNING"]
+    assert len(warnings) == 1 and "db away" in caplog.text  # one warning per outage, with its cause
+    assert "written again after 3 failed tries" in caplog.text
     drain()
 
 
