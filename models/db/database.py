@@ -14,7 +14,16 @@ from models.db.pool import pooled_postgres
 from models.settings import ROOT
 
 log = logging.getLogger(__name__)
-db = peewee.DatabaseProxy()
+
+
+class _DatabaseProxy(peewee.DatabaseProxy):
+    def savepoint(self):
+        # The database's own savepoint, not the proxy's: the PostgreSQL pool counts open ones
+        # (pool.py, "Savepoints counted"); ``atomic`` inside a transaction comes through here.
+        return self.obj.savepoint()
+
+
+db = _DatabaseProxy()
 
 # WAL lets the API thread read while a worker thread writes; busy_timeout waits for the writer
 # instead of failing with "database is locked".

@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 import time
 
+import peewee
 from playhouse.db_url import parse
 from playhouse.pool import PooledPostgresqlDatabase
 
@@ -33,7 +34,23 @@ class RecentlyUsedPool(PooledPostgresqlDatabase):
         self._ping_after_idle_seconds = ping_after_idle_seconds
         self._checked_in_at: dict[int, float] = {}  # conn_key -> time.monotonic() of its check-in
         self._deferred = threading.local()  # .conn: the connection whose BEGIN is not sent yet
+        self._savepoints = threading.local()  # .open: this thread's savepoints not yet ended
         super().__init__(*args, **kwargs)
+
+    # --- Savepoints counted ---------------------------------------------------------------------
+    # A row lock taken inside a savepoint is released when that savepoint rolls back, while the
+    # transaction goes on. Whoever remembers a lock for the rest of its transaction
+    # (unit_of_work.note_row_locked) remembers only one taken with no savepoint open.
+
+    def savepoint(self):
+        return _CountedSavepoint(self)
+
+    def open_savepoints(self) -> int:
+        """How many savepoints this thread has open (``atomic`` blocks inside a transaction)."""
+        return getattr(self._savepoints, "open", 0)
+
+    def _count_savepoint(self, step: int) -> None:
+        self._savepoints.open = self.open_savepoints() + step
 
     # --- BEGIN sent with the transaction's first statement --------------------------------------
     # peewee sends BEGIN as a statement of its own: a round trip per transaction (about 190 per
@@ -89,6 +106,22 @@ class RecentlyUsedPool(PooledPostgresqlDatabase):
         if fresh and self._adapter.txn_status(conn) == self._adapter.txn_idle:
             return False
         return super()._is_closed(conn)
+
+
+class _CountedSavepoint(peewee._savepoint):
+    def __enter__(self):
+        self.db._count_savepoint(1)
+        try:
+            return super().__enter__()
+        except BaseException:
+            self.db._count_savepoint(-1)
+            raise
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        try:
+            return super().__exit__(exc_type, exc_val, exc_tb)
+        finally:
+            self.db._count_savepoint(-1)
 
 
 def pooled_postgres(url: str, *, max_connections: int, stale_timeout: int) -> RecentlyUsedPool:

@@ -34,6 +34,16 @@ def record(change: StatusChange, origin: str) -> None:
     StatusEvent.create(status_change=change.id, origin=origin, created_at=now())
 
 
+def record_from(changes, origin, created_at) -> peewee.Insert:
+    """``record`` as an INSERT of the events of ``changes`` (a common table expression of new
+    status change ids, column ``id``): ``proposal_status`` writes the change and its event in one
+    statement. ``created_at`` is ``now()`` at the call, as in ``record``."""
+    return StatusEvent.insert_from(
+        changes.select(changes.c.id, origin, created_at),
+        [StatusEvent.status_change, StatusEvent.origin, StatusEvent.created_at],
+    )
+
+
 def number_events(max_batches: int = 10) -> int:
     """Give feed positions to committed events that have none, oldest first, each origin counting
     on from its last position; returns how many were numbered. One numberer at a time: the lock

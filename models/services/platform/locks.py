@@ -12,6 +12,7 @@ from __future__ import annotations
 from models.db.compiled import Compiled
 from models.db.database import db, is_postgres
 from models.db.proposals import Proposal
+from models.services.platform.unit_of_work import note_row_locked
 
 
 def locked_proposal(proposal_id: str) -> Proposal:
@@ -24,7 +25,24 @@ def locked_proposal(proposal_id: str) -> Proposal:
 
 def locked_proposal_or_none(proposal_id: str) -> Proposal | None:
     """Like ``locked_proposal``, but None when there is no such proposal."""
-    return _LOCKED_PROPOSAL.first(str(proposal_id))
+    proposal = _LOCKED_PROPOSAL.first(str(proposal_id))
+    if proposal is not None:
+        note_proposal_locked(proposal.id)
+    return proposal
+
+
+def proposal_lock_key(proposal_id: str) -> str:
+    """The name under which a transaction remembers it holds the proposal's row lock."""
+    return f"proposal:{proposal_id}"
+
+
+def note_proposal_locked(proposal_id: str) -> None:
+    """Remember that this transaction holds the proposal's row lock (PostgreSQL: a locking read
+    or a status UPDATE took it). ``proposal_status.move`` then records a change in one statement:
+    its order check may share the UPDATE's snapshot only when no other writer of the proposal can
+    have committed since the lock was taken (see there)."""
+    if is_postgres():
+        note_row_locked(proposal_lock_key(proposal_id))
 
 
 # FOR NO KEY UPDATE, not FOR UPDATE: lockers still wait for each other (and for a status UPDATE,
@@ -57,7 +75,10 @@ def locked_proposal_of_signing_process(process_id: str) -> Proposal | None:
     """The proposal of the contract signed through ``process_id``, locked like ``locked_proposal``,
     in one query (FOR NO KEY UPDATE OF the proposal only); None when no contract matches. Re-read
     the contract after it: only the proposal row is locked and fresh."""
-    return _LOCKED_PROPOSAL_OF_PROCESS.first(str(process_id))
+    proposal = _LOCKED_PROPOSAL_OF_PROCESS.first(str(process_id))
+    if proposal is not None:
+        note_proposal_locked(proposal.id)
+    return proposal
 
 
 def _proposal_of_process(process_id):

@@ -6,16 +6,22 @@ so two concurrent moves cannot both win; the loser gets a 409.
 
 from __future__ import annotations
 
+import peewee
+
 from models.db.compiled import Compiled
+from models.db.database import is_postgres
+from models.db.events import StatusEvent
 from models.db.proposals import Proposal, StatusChange
+from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.events import feed as events_feed
 from models.services.platform.actor_names import ActorName
+from models.services.platform.locks import note_proposal_locked, proposal_lock_key
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.request_context import current_request_id
-from models.services.platform.unit_of_work import enqueue, notify
+from models.services.platform.unit_of_work import enqueue, holds_row_lock, notify
 from models.services.webhooks import status_events
 
 
@@ -47,6 +53,57 @@ def wake_key(proposal_id: str) -> str:
     return f"proposal:{proposal_id}"
 
 
+# The columns a change records, in the order of the fused statement's SELECT.
+_CHANGE_COLUMNS = (
+    StatusChange.proposal,
+    StatusChange.sequence,
+    StatusChange.old_status,
+    StatusChange.new_status,
+    StatusChange.trigger,
+    StatusChange.source,
+    StatusChange.request_id,
+    StatusChange.details,
+    StatusChange.changed_at,
+)
+
+
+def _moved_and_recorded(
+    status, sequence, at, proposal_id, sequence_read, old, trigger, source, request_id, details, origin, created_at
+):
+    """The UPDATE of ``_MOVE``, the change's INSERT, its feed event's and the order check
+    (``predecessor_unfinished``) as one statement: a row (change id, whether the previous event is
+    unfinished), none when the UPDATE matched nothing."""
+    moved = (
+        Proposal.update(status=status, status_sequence=sequence, updated_at=at)
+        .where(Proposal.id == proposal_id, Proposal.status_sequence == sequence_read)
+        .returning(Proposal.id)
+        .cte("moved")
+    )
+    values = (moved.c.id, sequence, old, status, trigger, source, request_id, details, at)
+    change = StatusChange.insert_from(moved.select(*values), list(_CHANGE_COLUMNS)).returning(StatusChange.id)
+    changes = change.cte("change")
+    event = events_feed.record_from(changes, origin, created_at).cte("event")
+    behind = peewee.fn.EXISTS(status_events.predecessor_unfinished_query(proposal_id, sequence_read))
+    return changes.select_from(changes.c.id, behind.alias("behind")).with_cte(moved, changes, event).tuples()
+
+
+_MOVE_AND_RECORD: Compiled[tuple] = Compiled(
+    _moved_and_recorded,
+    str,
+    int,
+    Proposal.updated_at,
+    str,
+    int,
+    StatusChange.old_status,
+    str,
+    str,
+    StatusChange.request_id,
+    StatusChange.details,
+    str,
+    StatusEvent.created_at,
+)
+
+
 def move(
     proposal: Proposal, trigger: Trigger, *, source: str = "http", details: dict | None = None, **guards
 ) -> StatusChange:
@@ -55,12 +112,8 @@ def move(
     target = next_status(current, trigger, **guards)
     changed_at = proposal_now(proposal)  # the proposal's time (its sandbox clock; real elsewhere)
     sequence = proposal.status_sequence + 1
-    updated = _MOVE.execute(target.value, sequence, changed_at, proposal.id, proposal.status_sequence)
-    if updated != 1:
-        raise ConcurrentChange(proposal.id)
     old = proposal.status
-    proposal.status, proposal.status_sequence, proposal.updated_at = target.value, sequence, changed_at
-    change = StatusChange.create(
+    change = StatusChange(
         proposal=proposal.id,
         sequence=sequence,
         old_status=old,
@@ -71,10 +124,41 @@ def move(
         details=details,
         changed_at=changed_at,
     )
-    events_feed.record(change, proposal.origin)  # GET /v1/events, with or without a webhook URL
+    if is_postgres() and holds_row_lock(proposal_lock_key(proposal.id)):
+        # One round trip instead of four. The order check may read with the UPDATE's snapshot only
+        # because this transaction held the proposal's lock before the statement began: the end of
+        # the previous event (status_delivery._finish) commits under that lock, so it committed
+        # before that snapshot or waits for this commit. Without the lock held, the UPDATE could
+        # wait for that end and the check still read the event as unfinished from its older
+        # snapshot, while the end, committed first, saw no change to hand over.
+        row = _MOVE_AND_RECORD.first(
+            target.value,
+            sequence,
+            changed_at,
+            proposal.id,
+            proposal.status_sequence,
+            old,
+            trigger.value,
+            source,
+            change.request_id,
+            details,
+            proposal.origin,
+            now(),
+        )
+        if row is None:
+            raise ConcurrentChange(proposal.id)
+        change.id, behind = row
+    else:
+        if _MOVE.execute(target.value, sequence, changed_at, proposal.id, proposal.status_sequence) != 1:
+            raise ConcurrentChange(proposal.id)
+        note_proposal_locked(proposal.id)  # the UPDATE took the lock: the next move fuses
+        change.save(force_insert=True)
+        events_feed.record(change, proposal.origin)  # GET /v1/events, with or without a webhook URL
+        behind = status_events.predecessor_unfinished(proposal.id, sequence)
+    proposal.status, proposal.status_sequence, proposal.updated_at = target.value, sequence, changed_at
     # Events of a proposal go out in order: while the previous one is unfinished, its end sends
     # this one (status_delivery._finish, under the proposal's lock that this update holds too).
-    if not status_events.predecessor_unfinished(proposal.id, sequence):
+    if not behind:
         enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
     notify(wake_key(proposal.id))
     return change

@@ -59,6 +59,7 @@ class _Pending:
         self.leased: list[OutboxMessage] = []  # rows this transaction wrote, due now
         self.message_ids: list[str] = []  # existing rows it made due
         self.wake_keys: list[str] = []
+        self.row_locks: set[str] = set()  # see note_row_locked
 
 
 @contextmanager
@@ -171,6 +172,24 @@ def cancel_scheduled_series(actor: ActorName, key_prefix: str) -> int:
     if not ids:
         return 0
     return OutboxMessage.update(canceled_at=now()).where(OutboxMessage.id.in_(ids)).execute()
+
+
+def note_row_locked(key: str) -> None:
+    """Remember that this transaction holds the row lock named ``key`` until it ends.
+
+    Only a lock taken at the transaction's top level counts: one taken inside a savepoint is
+    released if that savepoint rolls back, so it is not remembered (``holds_row_lock`` then says
+    no, and the caller takes the longer, always correct way)."""
+    pending = _pending.get()
+    open_savepoints = getattr(db.obj, "open_savepoints", None)  # the PostgreSQL pool counts them
+    if pending is not None and db.transaction_depth() == 1 and open_savepoints is not None and not open_savepoints():
+        pending.row_locks.add(key)
+
+
+def holds_row_lock(key: str) -> bool:
+    """Whether ``note_row_locked(key)`` was called at this transaction's top level."""
+    pending = _pending.get()
+    return pending is not None and key in pending.row_locks
 
 
 def notify(key: str) -> None:

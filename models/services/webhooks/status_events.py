@@ -174,8 +174,10 @@ def earlier_pending(delivery: WebhookDelivery) -> bool:
     return _EARLIER_PENDING.exists(delivery.proposal_id, delivery.sequence)
 
 
-_PREDECESSOR_UNFINISHED: Compiled[StatusChange] = Compiled(
-    lambda proposal_id, previous: (
+def predecessor_unfinished_query(proposal_id, previous):
+    """The announced change at ``previous`` when it has no final delivery (a query of its id; see
+    ``predecessor_unfinished``; ``proposal_status`` runs it as a column of the change's INSERT)."""
+    return (
         StatusChange.select(StatusChange.id)
         .where(
             StatusChange.proposal == proposal_id,
@@ -184,10 +186,10 @@ _PREDECESSOR_UNFINISHED: Compiled[StatusChange] = Compiled(
             ~peewee.fn.EXISTS(_final_delivery_of(proposal_id, previous)),
         )
         .limit(1)
-    ),
-    str,
-    int,
-)
+    )
+
+
+_PREDECESSOR_UNFINISHED: Compiled[StatusChange] = Compiled(predecessor_unfinished_query, str, int)
 
 
 def predecessor_unfinished(proposal_id: str, sequence: int) -> bool:
