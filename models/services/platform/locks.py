@@ -58,6 +58,12 @@ def _locking(query, of=None):
     return query.for_update(ROW_LOCK, of=of) if is_postgres() else query
 
 
+def proposal_lock_query(proposal_id):
+    """The proposal's locking read with its id alone, for a statement that takes the lock along
+    with other work (``webhooks.deliveries.finish_under_lock``; PostgreSQL)."""
+    return _locking(Proposal.select(Proposal.id).where(Proposal.id == proposal_id))
+
+
 _LOCKED_PROPOSAL: Compiled[Proposal] = Compiled(
     lambda proposal_id: _locking(Proposal.select().where(Proposal.id == proposal_id).limit(1)), str
 )

@@ -21,13 +21,15 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import NamedTuple
 
+from models.db.database import is_postgres
 from models.db.partners import Partner
+from models.db.proposals import Proposal
 from models.db.webhooks import WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import locked_proposal
+from models.services.platform.locks import locked_proposal, proposal_lock_query
 from models.services.platform.unit_of_work import cancel_scheduled_series, enqueue, unit_of_work
 from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
@@ -243,13 +245,14 @@ def _attempt(
     # event, under the proposal's lock (see _held).
     schedule = list(settings.status_schedule_seconds)
     error = None if response.ok else deliveries.describe_failure(response)
+    attempt = deliveries.Attempt(partner.webhook_url, headers["X-Request-Id"], response)
     with unit_of_work():
-        deliveries.record_attempt(delivery, partner.webhook_url, headers["X-Request-Id"], response)
         if response.ok:
-            return DeliveryStatus.DELIVERED, None, _finish(delivery, DeliveryStatus.DELIVERED, None, settings)
+            return DeliveryStatus.DELIVERED, None, _finish(delivery, DeliveryStatus.DELIVERED, None, settings, attempt)
         if delivery.attempts >= len(schedule):
-            handed = _finish(delivery, DeliveryStatus.FAILED, error, settings)
+            handed = _finish(delivery, DeliveryStatus.FAILED, error, settings, attempt)
         else:
+            deliveries.record_attempt(delivery, *attempt)
             delay = next_offset_delay(schedule, delivery.attempts, delivery.round_started_at, now())
             deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error or "")
             if retried_by_message_for is not None:
@@ -267,13 +270,28 @@ def _attempt(
 
 
 def _finish(
-    delivery: WebhookDelivery, status: DeliveryStatus, error: str | None, settings: WebhooksSettings
+    delivery: WebhookDelivery,
+    status: DeliveryStatus,
+    error: str | None,
+    settings: WebhooksSettings,
+    attempt: deliveries.Attempt | None = None,
 ) -> HandedOver | None:
-    """Final status; returns the proposal's next event when it waited behind this one, handed over
-    to the caller to send after the commit (inside the caller's unit_of_work, under the proposal's
-    lock: see _held)."""
-    locked_proposal(delivery.proposal_id)
-    deliveries.finish(delivery, status, error=error)
+    """Final status, with the attempt that reached it recorded; returns the proposal's next event
+    when it waited behind this one, handed over to the caller to send after the commit (inside the
+    caller's unit_of_work, under the proposal's lock: see _held)."""
+    if is_postgres():
+        # The lock, the attempt and the final status in one round trip; the read of the waiting
+        # event below is a statement of its own, so it sees every move the lock waited for.
+        key = delivery.proposal_id
+        if not deliveries.finish_under_lock(
+            delivery, status, lock=proposal_lock_query, key=key, error=error, attempt=attempt
+        ):
+            raise Proposal.DoesNotExist(f"proposal {delivery.proposal_id} not found")
+    else:
+        if attempt is not None:
+            deliveries.record_attempt(delivery, *attempt)
+        locked_proposal(delivery.proposal_id)
+        deliveries.finish(delivery, status, error=error)
     waiting = status_events.next_waiting_change(delivery)
     if waiting is None:
         return None

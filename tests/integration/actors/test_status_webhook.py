@@ -402,21 +402,21 @@ def test_a_handed_over_event_whose_run_breaks_is_re_sent_by_the_sweep(
     overdue, never stranded."""
     from models.db.outbox import OutboxMessage
     from models.db.proposals import StatusChange
-    from models.services.webhooks import deliveries, status_delivery, status_redrive
+    from models.services.webhooks import status_delivery, status_redrive
 
     hook = receiver()
     configure_partner(webhook_url=hook.url())
     proposal = new_proposal()
     _move(proposal, Trigger.VALIDATE_TOKEN)
-    record_attempt, calls = deliveries.record_attempt, []
+    finish, calls = status_delivery._finish, []
 
-    def breaks_the_second_time(*args):
+    def breaks_the_second_time(*args):  # the end of the handed-over event, after its POST
         calls.append(args)
         if len(calls) == 2:
             raise RuntimeError("database went away")
-        return record_attempt(*args)
+        return finish(*args)
 
-    monkeypatch.setattr(deliveries, "record_attempt", breaks_the_second_time)
+    monkeypatch.setattr(status_delivery, "_finish", breaks_the_second_time)
     rt = runtime.current()
     first = StatusChange.get(proposal=proposal.id, sequence=1)
     status = status_delivery.deliver(
