@@ -64,6 +64,18 @@ def proposal_lock_query(proposal_id):
     return _locking(Proposal.select(Proposal.id).where(Proposal.id == proposal_id))
 
 
+_LOCK_ONLY: Compiled[Proposal] = Compiled(lambda proposal_id: proposal_lock_query(proposal_id).limit(1), str)
+
+
+def lock_proposal_row(proposal_id: str) -> bool:
+    """Lock the proposal's row without reading it (PostgreSQL; call inside unit_of_work); False
+    when there is no such proposal."""
+    if not _LOCK_ONLY.exists(str(proposal_id)):
+        return False
+    note_proposal_locked(str(proposal_id))
+    return True
+
+
 _LOCKED_PROPOSAL: Compiled[Proposal] = Compiled(
     lambda proposal_id: _locking(Proposal.select().where(Proposal.id == proposal_id).limit(1)), str
 )

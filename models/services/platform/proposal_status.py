@@ -18,7 +18,7 @@ from models.domain.status_machine import Trigger, next_status
 from models.domain.statuses import Status
 from models.services.events import feed as events_feed
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import note_proposal_locked, proposal_lock_key
+from models.services.platform.locks import lock_proposal_row, proposal_lock_key
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.request_context import current_request_id
 from models.services.platform.unit_of_work import enqueue, holds_row_lock, notify
@@ -124,13 +124,17 @@ def move(
         details=details,
         changed_at=changed_at,
     )
-    if is_postgres() and holds_row_lock(proposal_lock_key(proposal.id)):
-        # One round trip instead of four. The order check may read with the UPDATE's snapshot only
-        # because this transaction held the proposal's lock before the statement began: the end of
-        # the previous event (status_delivery._finish) commits under that lock, so it committed
-        # before that snapshot or waits for this commit. Without the lock held, the UPDATE could
-        # wait for that end and the check still read the event as unfinished from its older
-        # snapshot, while the end, committed first, saw no change to hand over.
+    if is_postgres():
+        # One statement instead of four. Its order check reads with the UPDATE's snapshot, which is
+        # right only when this transaction held the proposal's lock before the statement began:
+        # the end of the previous event (status_delivery._finish) commits under that lock, so it
+        # committed before that snapshot or waits for this commit. Were the lock taken by the
+        # UPDATE itself, it could wait for that end and the check still read the event as
+        # unfinished from its older snapshot, while the end, committed first, saw no change to
+        # hand over: the event would wait for the sweep. A transaction that has not locked the
+        # proposal yet locks it first (a light read; the usual caller has locked it already).
+        if not holds_row_lock(proposal_lock_key(proposal.id)):
+            lock_proposal_row(proposal.id)
         row = _MOVE_AND_RECORD.first(
             target.value,
             sequence,
@@ -148,10 +152,9 @@ def move(
         if row is None:
             raise ConcurrentChange(proposal.id)
         change.id, behind = row
-    else:
+    else:  # SQLite: writers are serialised (BEGIN IMMEDIATE), any snapshot is the latest
         if _MOVE.execute(target.value, sequence, changed_at, proposal.id, proposal.status_sequence) != 1:
             raise ConcurrentChange(proposal.id)
-        note_proposal_locked(proposal.id)  # the UPDATE took the lock: the next move fuses
         change.save(force_insert=True)
         events_feed.record(change, proposal.origin)  # GET /v1/events, with or without a webhook URL
         behind = status_events.predecessor_unfinished(proposal.id, sequence)
