@@ -17,6 +17,7 @@ import math
 import secrets
 from datetime import timedelta
 
+from models.db.compiled import Compiled
 from models.db.contact import ContactToken, MessageSend
 from models.db.proposals import Proposal
 from models.domain import calendar
@@ -102,12 +103,21 @@ def issue_code(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[
     return token, send, code
 
 
+def _phone_used_by_others(phone, cpf):
+    return Proposal.select(Proposal.id).where(Proposal.phone == phone, Proposal.cpf != cpf).limit(1)
+
+
+# Every contact step runs one of them: rendered once (models/db/compiled.py).
+_PHONE_USED: Compiled[Proposal] = Compiled(_phone_used_by_others, str, str)
+_PHONE_USED_IN_ORIGIN: Compiled[Proposal] = Compiled(
+    lambda phone, cpf, origin: _phone_used_by_others(phone, cpf).where(Proposal.origin == origin), str, str, str
+)
+
+
 def _ensure_phone_free(phone: str, cpf: str, *, origin: str | None = None) -> None:
     """409 when another customer's proposal (of ``origin`` only, when given) uses ``phone``."""
-    others = Proposal.select().where(Proposal.phone == phone, Proposal.cpf != cpf)
-    if origin is not None:
-        others = others.where(Proposal.origin == origin)
-    if others.exists():
+    used = _PHONE_USED.exists(phone, cpf) if origin is None else _PHONE_USED_IN_ORIGIN.exists(phone, cpf, origin)
+    if used:
         raise DomainError("This phone is already used in another proposal", http_status=409, details={"field": "phone"})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.errors import DomainError
@@ -32,8 +33,19 @@ class StartBlocked(DomainError):
 def _snapshots(cpf: str) -> list[ProposalSnapshot]:
     """Every proposal of the CPF, of every origin, newest first: the decision needs only their
     statuses (a contract abandoned by the watchdog left its proposal in BANK_DATA_SUBMITTED)."""
-    proposals = Proposal.select().where(Proposal.cpf == cpf).order_by(Proposal.created_at.desc())
-    return [ProposalSnapshot(p.id, Status(p.status), p.origin) for p in proposals]
+    return [ProposalSnapshot(id_, Status(status), origin) for id_, status, origin in _SNAPSHOTS.all(cpf)]
+
+
+# Every start runs it: rendered once (models/db/compiled.py), the three columns the decision reads.
+_SNAPSHOTS: Compiled[tuple] = Compiled(
+    lambda cpf: (
+        Proposal.select(Proposal.id, Proposal.status, Proposal.origin)
+        .where(Proposal.cpf == cpf)
+        .order_by(Proposal.created_at.desc())
+        .tuples()
+    ),
+    str,
+)
 
 
 def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner, collections: CollectionsPort) -> int:

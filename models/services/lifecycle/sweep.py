@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 import peewee
 
 from models.db.analysis import CreditAnalysis, Offer
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.proposals import Proposal, StatusChange
 from models.domain.clock import now
@@ -122,10 +123,15 @@ def settle_customer(cpf: str, limits: LifecycleLimits) -> list[Deadline]:
     """Settle every proposal of ``cpf`` whose deadline has come, to the end of its due exits
     (inside the caller's unit_of_work, the CPF locked); returns the deadlines applied."""
     applied = []
-    candidates = Proposal.select(Proposal.id).where(Proposal.cpf == cpf, _in(DEADLINE_STATUSES))
-    for (proposal_id,) in list(candidates.tuples()):
+    for (proposal_id,) in _WITH_DEADLINE_OF_CUSTOMER.all(cpf):
         applied.extend(settle_fully(proposal_id, limits))
     return applied
+
+
+# Every start runs it: rendered once (models/db/compiled.py).
+_WITH_DEADLINE_OF_CUSTOMER: Compiled[tuple] = Compiled(
+    lambda cpf: Proposal.select(Proposal.id).where(Proposal.cpf == cpf, _in(DEADLINE_STATUSES)).tuples(), str
+)
 
 
 def _in(statuses) -> peewee.Expression:
