@@ -11,9 +11,10 @@ throw-away database and queue prefix (BENCH_POSTGRES_URL, BENCH_AMQP_URL). Not a
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import time
+
+from bench.statement_count import counting_statements
 
 
 def main() -> None:
@@ -29,15 +30,6 @@ def main() -> None:
         measure(args.units, args.messages)
 
 
-class _Counter(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
-
-
 def measure(units: int, messages: int) -> None:
     from app import bootstrap
 
@@ -50,23 +42,21 @@ def measure(units: int, messages: int) -> None:
 
     # A real actor name (the relay checks it is declared); nothing consumes the bench prefix's queue.
     actor = ActorName.DELIVER_STATUS_CHANGE
-    counter = _Counter()
-    peewee_log = logging.getLogger("peewee")
     with db.connection_context():
         for warmup in range(20):
             with unit_of_work():
                 for _ in range(messages):
                     enqueue(actor, warmup)
-        peewee_log.addHandler(counter)
-        peewee_log.setLevel(logging.DEBUG)
-        peewee_log.propagate = False  # counted, not formatted by the service's handler
-        cpu, wall = time.process_time(), time.perf_counter()
-        for unit in range(units):
-            with unit_of_work():
-                for _ in range(messages):
-                    enqueue(actor, unit)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        peewee_log.removeHandler(counter)
+        with counting_statements() as counter:
+            cpu, wall = time.process_time(), time.perf_counter()
+            for unit in range(units):
+                with unit_of_work():
+                    for _ in range(messages):
+                        enqueue(actor, unit)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    from rabbitmq import published_marks
+
+    published_marks.flush()  # now, not at exit: the bench's database is dropped before that
     dramatiq.get_broker().close()
     print(
         f"outbox: {units} transactions x {messages} messages: {counter.count / units:.1f} statements, "

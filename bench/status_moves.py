@@ -13,10 +13,10 @@ Uses a throw-away database and queue prefix (BENCH_POSTGRES_URL, BENCH_AMQP_URL)
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import time
-from datetime import date
+
+from bench.statement_count import counting_statements
 
 MOVES = ("VALIDATE_TOKEN", "START_ANALYSIS", "CREDIT_CHECK_DONE", "OFFERS_STORED")
 
@@ -33,15 +33,6 @@ def main() -> None:
         measure(args.proposals)
 
 
-class _Counter(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
-
-
 def _backend_cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
@@ -49,27 +40,10 @@ def _backend_cpu_seconds(pid: int) -> float:
 
 
 def _proposals(count: int) -> list[str]:
-    from models.db.proposals import Proposal
-    from models.domain.status_machine import Trigger
-    from models.services.platform.proposal_status import move, record_creation
-    from models.services.platform.unit_of_work import unit_of_work
+    """``count`` proposals in TOKEN_SENT, each its own customer."""
+    from tests.builders import contacted_proposal
 
-    ids = []
-    for number in range(count):
-        with unit_of_work():
-            proposal = Proposal.create(
-                origin="PARTNER_A",
-                product_id="bench",
-                cpf=f"{number:011d}",
-                full_name="MARIA DA SILVA",
-                birth_date=date(1985, 4, 12),
-                phone="+5511987654321",
-                status="CREATED",
-            )
-            record_creation(proposal)
-            move(proposal, Trigger.SEND_CONTACT)
-        ids.append(proposal.id)
-    return ids
+    return [contacted_proposal(cpf=f"{number:011d}").id for number in range(count)]
 
 
 def _move_all(ids: list[str]) -> None:
@@ -94,21 +68,19 @@ def measure(count: int) -> None:
 
     from models.db.database import db
 
-    counter = _Counter()
-    peewee_log = logging.getLogger("peewee")
     with db.connection_context():
         backend = db.execute_sql("SELECT pg_backend_pid()").fetchone()[0]
         _move_all(_proposals(20))  # warm-up: statements prepared, caches filled
         ids = _proposals(count)
-        peewee_log.addHandler(counter)
-        peewee_log.setLevel(logging.DEBUG)
-        peewee_log.propagate = False  # counted, not formatted by the service's handler
-        server = _backend_cpu_seconds(backend)
-        cpu, wall = time.process_time(), time.perf_counter()
-        _move_all(ids)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        server = _backend_cpu_seconds(backend) - server
-        peewee_log.removeHandler(counter)
+        with counting_statements() as counter:
+            server = _backend_cpu_seconds(backend)
+            cpu, wall = time.process_time(), time.perf_counter()
+            _move_all(ids)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            server = _backend_cpu_seconds(backend) - server
+    from rabbitmq import published_marks
+
+    published_marks.flush()  # now, not at exit: the bench's database is dropped before that
     dramatiq.get_broker().close()
     moves = count * len(MOVES)
     print(
