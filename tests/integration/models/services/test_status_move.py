@@ -144,3 +144,18 @@ def test_only_a_lock_taken_outside_any_savepoint_is_remembered_and_only_until_th
     assert not holds_row_lock(key)
     with unit_of_work():
         assert not holds_row_lock(key)
+
+
+def test_the_pool_counts_a_savepoint_until_it_ends_however_it_ends(postgres):
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    assert db.obj.open_savepoints() == 0
+    with unit_of_work():
+        with pytest.raises(ZeroDivisionError), db.atomic():  # rolled back: its lock is released
+            assert db.obj.open_savepoints() == 1
+            locked_proposal(proposal.id)
+            raise ZeroDivisionError
+        assert db.obj.open_savepoints() == 0
+        assert not holds_row_lock(proposal_lock_key(proposal.id))
+        with db.atomic():
+            assert db.obj.open_savepoints() == 1
+        assert db.obj.open_savepoints() == 0
