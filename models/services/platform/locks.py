@@ -60,7 +60,7 @@ def _locking(query, of=None):
 
 def proposal_lock_query(proposal_id):
     """The proposal's locking read with its id alone, for a statement that takes the lock along
-    with other work (``webhooks.deliveries.finish_under_lock``; PostgreSQL)."""
+    with other work (``webhooks.deliveries.finish_under_proposal_lock``; PostgreSQL)."""
     return _locking(Proposal.select(Proposal.id).where(Proposal.id == proposal_id))
 
 

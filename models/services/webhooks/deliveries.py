@@ -7,9 +7,8 @@ A delivery is PENDING until it ends DELIVERED, FAILED (schedule exhausted) or SK
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from peewee import fn
 
@@ -19,6 +18,7 @@ from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import EndpointResponse, PartnerEndpoints
+from models.services.platform.locks import proposal_lock_query
 from models.services.webhooks.urls import static_problem
 
 # Early arrivals within this margin of their due time are sent rather than re-delayed.
@@ -198,34 +198,30 @@ def describe_failure(response: EndpointResponse) -> str:
 
 def finish(delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | None = None) -> None:
     """Move a delivery to a final status."""
-    stamp = _final_stamp(delivery, status, error)
-    if stamp is None:
-        _FINISH[status].execute(error, delivery.id)
-    else:
-        _FINISH[status].execute(error, delivery.id, stamp)
+    _FINISH[status].execute(*_finish_values(delivery, status, error))
 
 
-def _final_stamp(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None):
-    """Give ``delivery`` its final fields as the finishing UPDATE writes them; the time of the
-    final status for DELIVERED and FAILED (None for SKIPPED)."""
+def _finish_values(delivery: WebhookDelivery, status: DeliveryStatus, error: str | None) -> tuple:
+    """Give ``delivery`` its final fields as the finishing UPDATE writes them; that UPDATE's
+    arguments (``_finish_kinds``): the error, the id and, for DELIVERED and FAILED, the time."""
     delivery.status, delivery.next_attempt_at, delivery.last_error = status, None, error
     field = _FINAL_STAMP[status]
     if field is None:
-        return None
+        return error, delivery.id
     at = now()
     setattr(delivery, field.name, at)
-    return at
+    return error, delivery.id, at
 
 
-def _finish_under_lock_query(status: DeliveryStatus, with_attempt: bool, lock: Callable[[Any], Any]) -> Compiled:
-    """``lock``'s locking read, the finishing UPDATE and the attempt's INSERT (``with_attempt``) as
-    one statement returning the locked row's id. Arguments: the lock's key, then the finishing
-    UPDATE's (``_finish_kinds``), then the attempt's values (``_ATTEMPT_KINDS``)."""
+def _finish_under_proposal_lock_query(status: DeliveryStatus, with_attempt: bool) -> Compiled:
+    """The proposal's locking read (its id), the finishing UPDATE and the attempt's INSERT
+    (``with_attempt``) as one statement returning the proposal's id. Arguments: the proposal's id,
+    then the finishing UPDATE's (``_finish_kinds``), then the attempt's values (``_ATTEMPT_KINDS``)."""
     finish_kinds = _finish_kinds(status)
 
-    def build(key, *args):
+    def build(proposal_id, *args):
         finish_args, attempt = args[: len(finish_kinds)], args[len(finish_kinds) :]
-        locked = lock(key).cte("locked")
+        locked = proposal_lock_query(proposal_id).cte("locked")
         ctes = [locked, _finish_update(status, *finish_args).cte("finished")]
         if with_attempt:
             ctes.append(_record_attempt_query(finish_args[1], *attempt).cte("attempt"))
@@ -234,35 +230,28 @@ def _finish_under_lock_query(status: DeliveryStatus, with_attempt: bool, lock: C
     return Compiled(build, str, *finish_kinds, *(_ATTEMPT_KINDS if with_attempt else ()))
 
 
-_FINISH_UNDER_LOCK: dict[tuple, Compiled] = {}
+_FINISH_UNDER_PROPOSAL_LOCK = {
+    (status, with_attempt): _finish_under_proposal_lock_query(status, with_attempt)
+    for status in _FINAL_STAMP
+    for with_attempt in (False, True)
+}
 
 
-def finish_under_lock(
-    delivery: WebhookDelivery,
-    status: DeliveryStatus,
-    *,
-    lock: Callable[[Any], Any],
-    key: str,
-    error: str | None = None,
-    attempt: Attempt | None = None,
+def finish_under_proposal_lock(
+    delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | None = None, attempt: Attempt | None = None
 ) -> bool:
-    """``record_attempt`` (when ``attempt`` is given) and ``finish``, with the row lock that
-    ``lock(key)`` reads (a locking SELECT of one ``id`` column) taken in the same statement:
-    one round trip instead of three (PostgreSQL only). False when ``lock`` found no row: the caller
-    rolls the transaction back, as a failed lock would have.
+    """``record_attempt`` (when ``attempt`` is given) and ``finish`` of a status delivery, with
+    its proposal's row lock taken in the same statement: one round trip instead of three
+    (PostgreSQL only). False when the proposal is gone: the caller rolls the transaction back, as a
+    failed lock would have.
 
     Why one statement is enough: what the lock orders with is the commit of this transaction, and
     nothing here reads what another transaction wrote; the caller's reads that must see the
     writers the lock waited for come in a later statement."""
-    variant = (lock, status, attempt is not None)
-    compiled = _FINISH_UNDER_LOCK.get(variant)
-    if compiled is None:
-        compiled = _FINISH_UNDER_LOCK.setdefault(variant, _finish_under_lock_query(status, attempt is not None, lock))
-    stamp = _final_stamp(delivery, status, error)
-    args = (key, error, delivery.id) + ((stamp,) if stamp is not None else ())
+    args = (delivery.proposal_id, *_finish_values(delivery, status, error))
     if attempt is not None:
         args += attempt.values()
-    return compiled.first(*args) is not None
+    return _FINISH_UNDER_PROPOSAL_LOCK[status, attempt is not None].first(*args) is not None
 
 
 def reschedule(delivery: WebhookDelivery, at, error: str) -> None:

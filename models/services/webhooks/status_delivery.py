@@ -29,7 +29,7 @@ from models.domain.clock import now
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import PartnerEndpoints
 from models.services.platform.actor_names import ActorName
-from models.services.platform.locks import locked_proposal, proposal_lock_query
+from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import cancel_scheduled_series, enqueue, unit_of_work
 from models.services.webhooks import deliveries, status_events
 from models.services.webhooks.signing import STATUS_FIELD_ORDER, common_headers, raw_body, status_auth_headers
@@ -282,10 +282,7 @@ def _finish(
     if is_postgres():
         # The lock, the attempt and the final status in one round trip; the read of the waiting
         # event below is a statement of its own, so it sees every move the lock waited for.
-        key = delivery.proposal_id
-        if not deliveries.finish_under_lock(
-            delivery, status, lock=proposal_lock_query, key=key, error=error, attempt=attempt
-        ):
+        if not deliveries.finish_under_proposal_lock(delivery, status, error=error, attempt=attempt):
             raise Proposal.DoesNotExist(f"proposal {delivery.proposal_id} not found")
     else:
         if attempt is not None:

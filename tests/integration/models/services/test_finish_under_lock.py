@@ -1,5 +1,5 @@
 """The end of a status event on PostgreSQL: the proposal's lock, the attempt and the final status in
-one statement (webhooks.deliveries.finish_under_lock, status_delivery._finish)."""
+one statement (webhooks.deliveries.finish_under_proposal_lock, status_delivery._finish)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from models.db.proposals import StatusChange
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.lifecycles import DeliveryStatus
 from models.external.partner_endpoints import EndpointResponse
-from models.services.platform.locks import locked_proposal, proposal_lock_query
+from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.webhooks import deliveries, status_events
 from tests import builders
@@ -40,9 +40,7 @@ def test_the_attempt_and_the_final_status_are_written_numbered_after_the_earlier
             delivery, "https://partner.example/hook", "req-0", EndpointResponse(None, "timeout", 0)
         )
     with unit_of_work():
-        assert deliveries.finish_under_lock(
-            delivery, DeliveryStatus.DELIVERED, lock=proposal_lock_query, key=delivery.proposal_id, attempt=_attempt()
-        )
+        assert deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
     stored = WebhookDelivery.get_by_id(delivery.id)
     assert (stored.status, stored.next_attempt_at, stored.last_error) == ("DELIVERED", None, None)
     assert stored.delivered_at is not None and stored.delivered_at == delivery.delivered_at
@@ -60,17 +58,8 @@ def test_a_skip_records_no_attempt_and_a_failure_its_error(postgres):
     skipped = _delivery(builders.proposal(path=("TOKEN_SENT",)))
     failed = _delivery(builders.proposal(path=("TOKEN_SENT",)))
     with unit_of_work():
-        deliveries.finish_under_lock(
-            skipped, DeliveryStatus.SKIPPED, lock=proposal_lock_query, key=skipped.proposal_id, error="no URL"
-        )
-        deliveries.finish_under_lock(
-            failed,
-            DeliveryStatus.FAILED,
-            lock=proposal_lock_query,
-            key=failed.proposal_id,
-            error="HTTP 500",
-            attempt=_attempt(500),
-        )
+        deliveries.finish_under_proposal_lock(skipped, DeliveryStatus.SKIPPED, error="no URL")
+        deliveries.finish_under_proposal_lock(failed, DeliveryStatus.FAILED, error="HTTP 500", attempt=_attempt(500))
     assert (WebhookDelivery.get_by_id(skipped.id).status, WebhookDelivery.get_by_id(skipped.id).last_error) == (
         "SKIPPED",
         "no URL",
@@ -83,10 +72,9 @@ def test_a_skip_records_no_attempt_and_a_failure_its_error(postgres):
 
 def test_no_locked_row_is_false(postgres):
     delivery = _delivery(builders.proposal(path=("TOKEN_SENT",)))
+    delivery.proposal_id = "no-such-proposal"  # its proposal removed since it was read
     with unit_of_work():
-        assert not deliveries.finish_under_lock(
-            delivery, DeliveryStatus.DELIVERED, lock=proposal_lock_query, key="no-such-proposal", attempt=_attempt()
-        )
+        assert not deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
 
 
 def test_the_statement_waits_for_the_holder_of_the_proposals_lock(postgres):
@@ -104,9 +92,7 @@ def test_the_statement_waits_for_the_holder_of_the_proposals_lock(postgres):
 
     def end_the_event():
         with db.connection_context(), unit_of_work():
-            deliveries.finish_under_lock(
-                delivery, DeliveryStatus.DELIVERED, lock=proposal_lock_query, key=proposal.id, attempt=_attempt()
-            )
+            deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
         ended.set()
 
     holder = threading.Thread(target=hold_the_lock)
