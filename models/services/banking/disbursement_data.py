@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.db.banking import BankDataSubmission
+from models.db.compiled import Compiled
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import ValidationFailed
@@ -112,10 +113,32 @@ _NO_DESTINATION: dict[str, object] = dict(
 )
 
 
+def _destination_update(names: tuple[str, ...]) -> Compiled[Proposal]:
+    """The UPDATE of these columns of one proposal (their values, then its id), rendered once
+    (models/db/compiled.py)."""
+    columns = [Proposal._meta.fields[name] for name in names]
+
+    def build(*arguments):
+        *values, proposal_id = arguments
+        return Proposal.update(dict(zip(columns, values, strict=True))).where(Proposal.id == proposal_id)
+
+    return Compiled(build, *columns, str)
+
+
+# The two shapes saved: a confirmed destination (every destination column) and its clearing by a
+# new submission (the same columns and updated_at).
+_DESTINATION_UPDATES = {
+    names: _destination_update(names) for names in (tuple(_NO_DESTINATION), (*_NO_DESTINATION, "updated_at"))
+}
+_TOUCH: Compiled[Proposal] = Compiled(
+    lambda at, proposal_id: Proposal.update(updated_at=at).where(Proposal.id == proposal_id), Proposal.updated_at, str
+)
+
+
 def _save_destination(proposal: Proposal, fields: dict) -> None:
     for name, value in fields.items():
         setattr(proposal, name, value)
-    Proposal.update(**fields).where(Proposal.id == proposal.id).execute()
+    _DESTINATION_UPDATES[tuple(fields)].execute(*fields.values(), proposal.id)
 
 
 def clear_destination(proposal: Proposal) -> None:
@@ -149,7 +172,7 @@ def apply(proposal: Proposal, choice: Account | PixKey, *, source: str) -> None:
     if proposal.status != Status.BANK_DATA_SUBMITTED.value:  # a correction is not a status change
         status.move(proposal, Trigger.SUBMIT_BANK_DATA, source=source)
     else:
-        Proposal.update(updated_at=now()).where(Proposal.id == proposal.id).execute()
+        _TOUCH.execute(now(), proposal.id)
 
 
 def submission_key(submission_id: str) -> str:
@@ -157,20 +180,62 @@ def submission_key(submission_id: str) -> str:
     return f"bank-submission:{submission_id}"
 
 
+# A submission's verdict and ends, rendered once (models/db/compiled.py): each moves it from
+# PENDING only, so the first of them wins.
+_RECORD_VERDICT: Compiled[BankDataSubmission] = Compiled(
+    lambda http_status, ok, result_status, error_code, message, at, submission_id: BankDataSubmission.update(
+        state=BankDataSubmissionState.DONE,
+        http_status=http_status,
+        ok=ok,
+        result_status=result_status,
+        error_code=error_code,
+        message=message,
+        finished_at=at,
+    ).where(BankDataSubmission.id == submission_id, BankDataSubmission.state == BankDataSubmissionState.PENDING),
+    BankDataSubmission.http_status,
+    BankDataSubmission.ok,
+    BankDataSubmission.result_status,
+    BankDataSubmission.error_code,
+    BankDataSubmission.message,
+    BankDataSubmission.finished_at,
+    str,
+)
+_PENDING_OF_PROPOSAL: Compiled[tuple] = Compiled(
+    lambda proposal_id: (
+        BankDataSubmission.select(BankDataSubmission.id)
+        .where(BankDataSubmission.proposal == proposal_id, BankDataSubmission.state == BankDataSubmissionState.PENDING)
+        .tuples()
+    ),
+    str,
+)
+
+
+def _end_pending(state: BankDataSubmissionState) -> Compiled[BankDataSubmission]:
+    return Compiled(
+        lambda at, submission_id: BankDataSubmission.update(state=state, finished_at=at).where(
+            BankDataSubmission.id == submission_id, BankDataSubmission.state == BankDataSubmissionState.PENDING
+        ),
+        BankDataSubmission.finished_at,
+        str,
+    )
+
+
+_SUPERSEDE_ONE, _ABANDON = (
+    _end_pending(BankDataSubmissionState.SUPERSEDED),
+    _end_pending(BankDataSubmissionState.ABANDONED),
+)
+
+
 def record_verdict(submission: BankDataSubmission, verdict: Verdict) -> bool:
     """Store the verdict if the request still waits (PENDING -> DONE); False when it gave up."""
-    claimed = (
-        BankDataSubmission.update(
-            state=BankDataSubmissionState.DONE,
-            http_status=verdict.http_status,
-            ok=verdict.ok,
-            result_status=verdict.result_status,
-            error_code=verdict.error_code,
-            message=verdict.message,
-            finished_at=now(),
-        )
-        .where(BankDataSubmission.id == submission.id, BankDataSubmission.state == BankDataSubmissionState.PENDING)
-        .execute()
+    claimed = _RECORD_VERDICT.execute(
+        verdict.http_status,
+        verdict.ok,
+        verdict.result_status,
+        verdict.error_code,
+        verdict.message,
+        now(),
+        submission.id,
     )
     notify(submission_key(submission.id))
     return claimed == 1
@@ -180,23 +245,19 @@ def supersede_pending(proposal_id: str) -> None:
     """A newer submission replaces the ones still waiting for their verdict (inside unit_of_work,
     the proposal locked): a late verdict of an older one can then never overwrite the newer data,
     and the request still waiting on it is woken to say so."""
-    pending = BankDataSubmission.select(BankDataSubmission.id).where(
-        BankDataSubmission.proposal == proposal_id, BankDataSubmission.state == BankDataSubmissionState.PENDING
-    )
-    ids = [row[0] for row in pending.tuples()]
+    ids = [row[0] for row in _PENDING_OF_PROPOSAL.all(proposal_id)]
     if not ids:
         return
-    BankDataSubmission.update(state=BankDataSubmissionState.SUPERSEDED, finished_at=now()).where(
-        BankDataSubmission.id.in_(ids), BankDataSubmission.state == BankDataSubmissionState.PENDING
-    ).execute()
+    if len(ids) == 1:  # the usual case; an IN list's SQL changes with its length, so more stay peewee's
+        _SUPERSEDE_ONE.execute(now(), ids[0])
+    else:
+        BankDataSubmission.update(state=BankDataSubmissionState.SUPERSEDED, finished_at=now()).where(
+            BankDataSubmission.id.in_(ids), BankDataSubmission.state == BankDataSubmissionState.PENDING
+        ).execute()
     for submission_id in ids:
         notify(submission_key(submission_id))
 
 
 def abandon(submission_id: str) -> bool:
     """The request stops waiting (PENDING -> ABANDONED); False when the verdict arrived first."""
-    return (
-        BankDataSubmission.update(state=BankDataSubmissionState.ABANDONED, finished_at=now())
-        .where(BankDataSubmission.id == submission_id, BankDataSubmission.state == BankDataSubmissionState.PENDING)
-        .execute()
-    ) == 1
+    return _ABANDON.execute(now(), submission_id) == 1

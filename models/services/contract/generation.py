@@ -223,32 +223,25 @@ def generate(
     with unit_of_work():
         proposal = locked_proposal(proposal.id)
         contract = Contract.get_by_id(contract_id)
-        documents = {
-            "terms": terms,
-            "pdf_path": pdf_path,
-            "has_original_document": True,
-            "original_sha256": contract_pdf.sha256(document),
-            "issuer_application_id": application.ccb_number,
-            "funding_application_id": application.application_id,
-            "unico_process_id": process.process_id,
-            "user_redirect_url": process.user_redirect_url,
-            "updated_at": now(),
-        }
+        documents = (  # the values of _DOCUMENT_COLUMNS
+            terms,
+            pdf_path,
+            contract_pdf.sha256(document),
+            application.ccb_number,
+            application.application_id,
+            process.process_id,
+            process.user_redirect_url,
+            now(),
+        )
         if not _generating(contract, proposal):
             if contract.status != ContractStatus.FAILED:
                 return  # a concurrent run of this message (a re-drive) finished first: its documents stand
             # the watchdog gave up first: keep what the providers made, and release it
-            Contract.update(**documents).where(Contract.id == contract_id).execute()
+            _STORE_DOCUMENTS.execute(*documents, str(contract_id))
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
             return
-        Contract.update(
-            **documents,
-            status=ContractStatus.CONTRACT_GENERATED,
-            signature_id=new_id(),
-            signature_status=SignatureStatus.PENDING,
-            signature_expires_at=deadline,
-        ).where(Contract.id == contract_id).execute()
-        Proposal.update(user_redirect_url=process.user_redirect_url).where(Proposal.id == proposal.id).execute()
+        _STORE_DOCUMENTS_AND_OPEN_SIGNATURE.execute(*documents, new_id(), deadline, str(contract_id))
+        _SET_REDIRECT.execute(process.user_redirect_url, proposal.id)
         status.move(proposal, Trigger.CONTRACT_READY, source="actor")
         status.move(
             proposal, Trigger.SIGNATURE_STARTED, source="actor", details={"unico_process_id": process.process_id}
@@ -261,6 +254,53 @@ def generate(
             dedup_key=expiry_key(contract_id),
         )
         money_path.track(proposal, contract_id)
+
+
+# generate's writes, rendered once (models/db/compiled.py). The documents' columns, in the order
+# their values are passed; has_original_document is always set with them.
+_DOCUMENT_COLUMNS = (
+    Contract.terms,
+    Contract.pdf_path,
+    Contract.original_sha256,
+    Contract.issuer_application_id,
+    Contract.funding_application_id,
+    Contract.unico_process_id,
+    Contract.user_redirect_url,
+    Contract.updated_at,
+)
+
+
+def _documents(values: tuple) -> dict:
+    return {**dict(zip(_DOCUMENT_COLUMNS, values, strict=True)), Contract.has_original_document: True}
+
+
+def _store_documents(*arguments):
+    *documents, contract_id = arguments
+    return Contract.update(_documents(documents)).where(Contract.id == contract_id)
+
+
+def _store_documents_and_open_signature(*arguments):
+    *documents, signature_id, expires_at, contract_id = arguments
+    return Contract.update(
+        {
+            **_documents(documents),
+            Contract.status: ContractStatus.CONTRACT_GENERATED,
+            Contract.signature_id: signature_id,
+            Contract.signature_status: SignatureStatus.PENDING,
+            Contract.signature_expires_at: expires_at,
+        }
+    ).where(Contract.id == contract_id)
+
+
+_STORE_DOCUMENTS: Compiled[Contract] = Compiled(_store_documents, *_DOCUMENT_COLUMNS, str)
+_STORE_DOCUMENTS_AND_OPEN_SIGNATURE: Compiled[Contract] = Compiled(
+    _store_documents_and_open_signature, *_DOCUMENT_COLUMNS, str, Contract.signature_expires_at, str
+)
+_SET_REDIRECT: Compiled[Proposal] = Compiled(
+    lambda url, proposal_id: Proposal.update(user_redirect_url=url).where(Proposal.id == proposal_id),
+    Proposal.user_redirect_url,
+    str,
+)
 
 
 def watchdog(contract_id: str) -> None:

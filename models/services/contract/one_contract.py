@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from models.db.analysis import CreditAnalysis
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain.contract_slot import CANDIDATE_STATUSES, signed_contract_conflicts, slot_refusal
@@ -16,17 +17,12 @@ from models.services.platform.proposal_clock import proposal_now
 
 def _approved_at(proposal: Proposal) -> datetime | None:
     """When the proposal's latest approved analysis read the margin."""
-    approved = (
-        CreditAnalysis.select(CreditAnalysis.approved_at)
-        .where(CreditAnalysis.proposal == proposal.id, CreditAnalysis.outcome == AnalysisOutcome.APPROVED)
-        .order_by(CreditAnalysis.approved_at.desc())
-        .first()
-    )
+    approved = _LATEST_APPROVAL.first(proposal.id)
     return approved.approved_at if approved is not None else None
 
 
 def _latest_contract(proposal_id: str) -> Contract | None:
-    return Contract.select().where(Contract.proposal == proposal_id).order_by(Contract.created_at.desc()).first()
+    return _LATEST_CONTRACT.first(proposal_id)
 
 
 def _signed_after(contract: Contract | None, approved_at: datetime | None) -> bool:
@@ -35,12 +31,36 @@ def _signed_after(contract: Contract | None, approved_at: datetime | None) -> bo
     return approved_at is None or contract.signed_at > approved_at
 
 
-def _others(proposal: Proposal):
-    return Proposal.select().where(
-        Proposal.cpf == proposal.cpf,
-        Proposal.id != proposal.id,
+def _others(proposal: Proposal) -> list[Proposal]:
+    return _OTHERS_OF_CPF.all(proposal.cpf, proposal.id)
+
+
+# Every contract generation and signature reads these under the CPF's lock: rendered once
+# (models/db/compiled.py), the same SQL as peewee's first() (LIMIT 1) and iteration.
+_LATEST_APPROVAL: Compiled[CreditAnalysis] = Compiled(
+    lambda proposal_id: (
+        CreditAnalysis.select(CreditAnalysis.approved_at)
+        .where(CreditAnalysis.proposal == proposal_id, CreditAnalysis.outcome == AnalysisOutcome.APPROVED)
+        .order_by(CreditAnalysis.approved_at.desc())
+        .limit(1)
+    ),
+    str,
+)
+_LATEST_CONTRACT: Compiled[Contract] = Compiled(
+    lambda proposal_id: (
+        Contract.select().where(Contract.proposal == proposal_id).order_by(Contract.created_at.desc()).limit(1)
+    ),
+    str,
+)
+_OTHERS_OF_CPF: Compiled[Proposal] = Compiled(
+    lambda cpf, proposal_id: Proposal.select().where(
+        Proposal.cpf == cpf,
+        Proposal.id != proposal_id,
         Proposal.status.in_([s.value for s in CANDIDATE_STATUSES]),
-    )
+    ),
+    str,
+    str,
+)
 
 
 def slot_holder(proposal: Proposal) -> tuple[Proposal, str] | None:

@@ -3,6 +3,7 @@ with chosen check results finishes it; each step notifies the service as the rea
 
 from __future__ import annotations
 
+from models.db.compiled import Compiled
 from models.db.sandbox_providers import SandboxSigningProcess
 from models.domain.clock import now
 from models.domain.errors import DomainError, NotFound
@@ -21,14 +22,29 @@ def _process(process_id: str) -> SandboxSigningProcess:
     return process
 
 
+# The page's two writes, rendered once (models/db/compiled.py).
+_START: Compiled[SandboxSigningProcess] = Compiled(
+    lambda process_id: SandboxSigningProcess.update(status="IN_PROGRESS").where(
+        SandboxSigningProcess.process_id == process_id
+    ),
+    str,
+)
+_COMPLETE: Compiled[SandboxSigningProcess] = Compiled(
+    lambda results, completed_at, process_id: SandboxSigningProcess.update(
+        status="COMPLETED", results=results, completed_at=completed_at
+    ).where(SandboxSigningProcess.process_id == process_id),
+    SandboxSigningProcess.results,
+    SandboxSigningProcess.completed_at,
+    str,
+)
+
+
 def open_signing(process_id: str) -> SandboxSigningProcess:
     """The process behind the page; the first visit moves it to IN_PROGRESS and queues PROCESS_STARTED."""
     process = _process(process_id)
     with unit_of_work():
         if process.status == "PENDING":
-            SandboxSigningProcess.update(status="IN_PROGRESS").where(
-                SandboxSigningProcess.process_id == process_id
-            ).execute()
+            _START.execute(process_id)
             queue_result(process_id, STARTED, {})
     return process
 
@@ -41,8 +57,6 @@ def complete_signing(process_id: str, overrides: dict) -> tuple[SandboxSigningPr
         raise DomainError(f"Signing process is {process.status.lower()}", error_code="PROCESS_CLOSED", http_status=409)
     results = {name: str(overrides.get(name, PASSING_RESULTS[name])) for name in RESULT_FIELDS}
     with unit_of_work():
-        SandboxSigningProcess.update(status="COMPLETED", results=results, completed_at=now()).where(
-            SandboxSigningProcess.process_id == process_id
-        ).execute()
+        _COMPLETE.execute(results, now(), process_id)
         queue_result(process_id, FINISHED, results)
     return process, results

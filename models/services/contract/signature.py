@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.proposals import Proposal
 from models.domain import calendar
@@ -91,16 +92,12 @@ def _apply_result(
         _expire(proposal, contract)  # late: the deadline decides, whatever the result says
         return
     if event == STARTED:
-        Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=now()).where(
-            Contract.id == contract.id, Contract.signature_status == SignatureStatus.PENDING
-        ).execute()
+        _SIGNATURE_STARTED.execute(now(), contract.id)
         return
     checks = {name: results.get(name) for name in RESULT_FIELDS}
     cancel_scheduled(expiry_key(contract.id))
     if signature_valid(**checks) and (holder := signed_before(proposal)) is not None:
-        Contract.update(signature_status=SignatureStatus.REJECTED, signature_result=checks, updated_at=now()).where(
-            Contract.id == contract.id
-        ).execute()
+        _SIGNATURE_REJECTED.execute(checks, now(), contract.id)
         cancellation.cancel(
             proposal,
             source="actor",
@@ -116,28 +113,73 @@ def _apply_result(
             esignature_settings=esignature_settings,
             contract_settings=contract_settings,
         )
-        Contract.update(
-            status=ContractStatus.SIGNED,
-            signature_status=SignatureStatus.SIGNED,
-            signature_result=checks,
-            signed_at=signed_at,
-            issue_date=signed_at,
-            signature_evidence=recorded,
-            signed_pdf_path=signed_version.produce(contract, recorded, contract_settings=contract_settings),
-            disbursement_date=calendar.disbursement_date(signed_at),
-            updated_at=signed_at,
-        ).where(Contract.id == contract.id).execute()
+        _SIGNED.execute(
+            checks,
+            signed_at,
+            signed_at,
+            recorded,
+            signed_version.produce(contract, recorded, contract_settings=contract_settings),
+            calendar.disbursement_date(signed_at),
+            signed_at,
+            contract.id,
+        )
         status.move(proposal, Trigger.SIGNATURE_OK, source="actor")
         enqueue(ActorName.PROCESS_SIGNED_CONTRACT, contract.id)
         return
-    Contract.update(
+    _SIGNATURE_FAILED.execute(checks, now(), contract.id)
+    status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
+    enqueue(ActorName.RELEASE_CONTRACT, contract.id)
+
+
+# _apply_result's writes, rendered once (models/db/compiled.py). Each value goes to one column,
+# converted by that column (signed_at, issue_date and updated_at of a signature take the same instant).
+_SIGNATURE_STARTED: Compiled[Contract] = Compiled(
+    lambda at, contract_id: Contract.update(signature_status=SignatureStatus.IN_PROGRESS, updated_at=at).where(
+        Contract.id == contract_id, Contract.signature_status == SignatureStatus.PENDING
+    ),
+    Contract.updated_at,
+    str,
+)
+_SIGNATURE_REJECTED: Compiled[Contract] = Compiled(
+    lambda checks, at, contract_id: Contract.update(
+        signature_status=SignatureStatus.REJECTED, signature_result=checks, updated_at=at
+    ).where(Contract.id == contract_id),
+    Contract.signature_result,
+    Contract.updated_at,
+    str,
+)
+_SIGNED: Compiled[Contract] = Compiled(
+    lambda checks, signed_at, issue_date, evidence, pdf_path, disbursement_date, at, contract_id: Contract.update(
+        status=ContractStatus.SIGNED,
+        signature_status=SignatureStatus.SIGNED,
+        signature_result=checks,
+        signed_at=signed_at,
+        issue_date=issue_date,
+        signature_evidence=evidence,
+        signed_pdf_path=pdf_path,
+        disbursement_date=disbursement_date,
+        updated_at=at,
+    ).where(Contract.id == contract_id),
+    Contract.signature_result,
+    Contract.signed_at,
+    Contract.issue_date,
+    Contract.signature_evidence,
+    Contract.signed_pdf_path,
+    Contract.disbursement_date,
+    Contract.updated_at,
+    str,
+)
+_SIGNATURE_FAILED: Compiled[Contract] = Compiled(
+    lambda checks, at, contract_id: Contract.update(
         status=ContractStatus.SIGNATURE_FAILED,
         signature_status=SignatureStatus.REJECTED,
         signature_result=checks,
-        updated_at=now(),
-    ).where(Contract.id == contract.id).execute()
-    status.move(proposal, Trigger.SIGNATURE_INVALID, source="actor", details={"signature_result": checks})
-    enqueue(ActorName.RELEASE_CONTRACT, contract.id)
+        updated_at=at,
+    ).where(Contract.id == contract_id),
+    Contract.signature_result,
+    Contract.updated_at,
+    str,
+)
 
 
 def expire(contract_id: str) -> None:

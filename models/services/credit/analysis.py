@@ -42,6 +42,15 @@ _LATEST_ANALYSIS: Compiled[CreditAnalysis] = Compiled(
 )
 
 
+# Every analysis start clears the selection: rendered once (models/db/compiled.py).
+_FORGET_SELECTION: Compiled[Proposal] = Compiled(
+    lambda proposal_id: Proposal.update(selected_offer_id=None, rejection_reason=None).where(
+        Proposal.id == proposal_id
+    ),
+    str,
+)
+
+
 @dataclass(frozen=True)
 class ConsentData:
     ip: str
@@ -72,7 +81,7 @@ def start_analysis(origin: str, proposal_id: str, consent: ConsentData, mode: st
             captured_at=proposal_now(proposal),
         )
         # Offers of the previous analysis stop being selectable once a new one starts.
-        Proposal.update(selected_offer_id=None, rejection_reason=None).where(Proposal.id == proposal.id).execute()
+        _FORGET_SELECTION.execute(proposal.id)
         analysis = CreditAnalysis.create(
             proposal=proposal.id,
             cpf=proposal.cpf,

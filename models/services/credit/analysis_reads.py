@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.db.analysis import CreditAnalysis, Offer
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.lifecycles import AnalysisOutcome
@@ -26,13 +27,17 @@ def await_analysis(analysis: CreditAnalysis, timeout: float) -> CreditAnalysis:
     analysis_id = analysis.id
 
     def finished() -> bool:
-        return (
-            CreditAnalysis.select(CreditAnalysis.outcome).where(CreditAnalysis.id == analysis_id).scalar()
-            != AnalysisOutcome.IN_PROGRESS
-        )
+        row = _OUTCOME_OF.first(analysis_id)  # as scalar(): no row reads as None, not IN_PROGRESS
+        return (row.outcome if row is not None else None) != AnalysisOutcome.IN_PROGRESS
 
     wakeups.wait_until(finished, timeout, keys=(wake_key(str(analysis.proposal_id)),))
     return CreditAnalysis.get_by_id(analysis_id)
+
+
+# The wait's poll, rendered once (models/db/compiled.py): the same SQL as peewee's scalar().
+_OUTCOME_OF: Compiled[CreditAnalysis] = Compiled(
+    lambda analysis_id: CreditAnalysis.select(CreditAnalysis.outcome).where(CreditAnalysis.id == analysis_id), str
+)
 
 
 @dataclass(frozen=True)

@@ -45,16 +45,45 @@ def hash_token(proposal_id: str, phone: str, token: str, *, jwt_signing_key: str
 
 
 def _active_token(proposal: Proposal) -> ContactToken | None:
-    return (
+    return _ACTIVE_TOKEN.first(proposal.id)
+
+
+# The token steps' statements, rendered once (models/db/compiled.py): the same SQL as peewee's
+# first() (LIMIT 1) and UPDATEs.
+_ACTIVE_TOKEN: Compiled[ContactToken] = Compiled(
+    lambda proposal_id: (
         ContactToken.select()
         .where(
-            ContactToken.proposal == proposal.id,
+            ContactToken.proposal == proposal_id,
             ContactToken.superseded_at.is_null(),
             ContactToken.consumed_at.is_null(),
         )
         .order_by(ContactToken.created_at.desc(), ContactToken.id.desc())
-        .first()
-    )
+        .limit(1)
+    ),
+    str,
+)
+_SUPERSEDE_ACTIVE: Compiled[ContactToken] = Compiled(
+    lambda at, proposal_id: ContactToken.update(superseded_at=at).where(
+        ContactToken.proposal == proposal_id, ContactToken.superseded_at.is_null(), ContactToken.consumed_at.is_null()
+    ),
+    ContactToken.superseded_at,
+    str,
+)
+_SEND_FAILED: Compiled[MessageSend] = Compiled(
+    lambda error, send_id: MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED, error=error).where(
+        MessageSend.id == send_id
+    ),
+    MessageSend.error,
+    int,
+)
+_SEND_SENT: Compiled[MessageSend] = Compiled(
+    lambda provider_id, send_id: MessageSend.update(
+        delivery_status=MessageDeliveryStatus.SENT, provider_message_id=provider_id
+    ).where(MessageSend.id == send_id),
+    MessageSend.provider_message_id,
+    int,
+)
 
 
 def _check_cooldown(proposal: Proposal, contact_settings: ContactSettings) -> None:
@@ -82,9 +111,7 @@ def issue_code(proposal: Proposal, channel: str, jwt_signing_key: str) -> tuple[
     (QUEUED until ``deliver_code`` records its outcome)."""
     code = f"{secrets.randbelow(10**6):06d}"
     sent_at = now()
-    ContactToken.update(superseded_at=sent_at).where(
-        ContactToken.proposal == proposal.id, ContactToken.superseded_at.is_null(), ContactToken.consumed_at.is_null()
-    ).execute()
+    _SUPERSEDE_ACTIVE.execute(sent_at, proposal.id)
     token = ContactToken.create(
         proposal=proposal.id,
         phone=proposal.phone,
@@ -130,18 +157,14 @@ def deliver_code(send: MessageSend, code: str, provider: MessagingPort) -> None:
     try:
         provider_id = provider.send(send.recipient, TEXT.format(code=code), reference=str(send.id))
     except MessagingError as error:
-        MessageSend.update(delivery_status=MessageDeliveryStatus.FAILED, error=str(error)[:500]).where(
-            MessageSend.id == send.id
-        ).execute()
+        _SEND_FAILED.execute(str(error)[:500], send.id)
         log.warning("token message %s not sent: %s", send.id, error.__class__.__name__)
         raise DomainError(
             "The message provider is unavailable; ask for the code again shortly",
             error_code="MESSAGE_NOT_SENT",
             http_status=503,
         ) from None
-    MessageSend.update(delivery_status=MessageDeliveryStatus.SENT, provider_message_id=provider_id).where(
-        MessageSend.id == send.id
-    ).execute()
+    _SEND_SENT.execute(provider_id, send.id)
 
 
 def send_contact(

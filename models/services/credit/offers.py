@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from models.db.analysis import CreditAnalysis, Offer
+from models.db.compiled import Compiled
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.offer_availability import OfferAvailability, offer_availability
@@ -70,7 +71,13 @@ def current_offer(row: Offer | None, *, selected_offer_id: str | None, at: datet
 
 def analysis_offers(analysis: CreditAnalysis) -> tuple[Offer | None, Offer | None]:
     """(standard, insured) offers created by ``analysis``."""
-    rows = list(Offer.select().where(Offer.analysis == analysis.id, Offer.source == "analysis"))
+    rows = _OFFERS_OF_ANALYSIS.all(analysis.id)
     standard = next((r for r in rows if r.kind == "standard"), None)
     insured = next((r for r in rows if r.kind == "insured"), None)
     return standard, insured
+
+
+# Read by every finished analysis's answer: rendered once (models/db/compiled.py).
+_OFFERS_OF_ANALYSIS: Compiled[Offer] = Compiled(
+    lambda analysis_id: Offer.select().where(Offer.analysis == analysis_id, Offer.source == "analysis"), str
+)

@@ -7,6 +7,7 @@ Refusals: the state machine's 409s (INVALID_STATUS_FOR_PREACCEPT, SIGNED_CONTRAC
 from __future__ import annotations
 
 from models.db.analysis import Offer
+from models.db.compiled import Compiled
 from models.db.proposals import Proposal
 from models.domain.errors import ValidationFailed
 from models.domain.offer_availability import ensure_available
@@ -18,13 +19,26 @@ from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 
+# Rendered once (models/db/compiled.py): the offer as get_or_none reads it (LIMIT 1) and the
+# selection's UPDATE.
+_OFFER_OF_PROPOSAL: Compiled[Offer] = Compiled(
+    lambda offer_id, proposal_id: Offer.select().where(Offer.id == offer_id, Offer.proposal == proposal_id).limit(1),
+    str,
+    str,
+)
+_SELECT_OFFER: Compiled[Proposal] = Compiled(
+    lambda offer_id, proposal_id: Proposal.update(selected_offer_id=offer_id).where(Proposal.id == proposal_id),
+    str,
+    str,
+)
+
 
 def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, Offer]:
     """OFFER_SELECTED then PRE_ACCEPTED in one transaction (two status changes, two events); returns
     the origin's proposal (now PRE_ACCEPTED) and the offer."""
     proposal = owned_proposal(origin, proposal_id)
     next_status(Status(proposal.status), Trigger.SELECT_OFFER)  # the 409s come before offer checks
-    offer = Offer.get_or_none(Offer.id == offer_id, Offer.proposal == proposal.id)
+    offer = _OFFER_OF_PROPOSAL.first(offer_id, proposal.id)
     if offer is None:
         raise ValidationFailed(
             "selected_offer_id is not an offer of this proposal",
@@ -33,7 +47,7 @@ def pre_accept(origin: str, proposal_id: str, offer_id: str) -> tuple[Proposal, 
         )
     ensure_available(availability(offer, proposal.selected_offer_id, proposal_now(proposal)))
     with unit_of_work():
-        Proposal.update(selected_offer_id=offer.id).where(Proposal.id == proposal.id).execute()
+        _SELECT_OFFER.execute(offer.id, proposal.id)
         proposal.selected_offer_id = offer.id
         move(proposal, Trigger.SELECT_OFFER, details={"offer_id": offer.id})
         move(proposal, Trigger.PRE_ACCEPT, details={"offer_id": offer.id})

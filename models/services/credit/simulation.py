@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from models.db.analysis import Offer
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.lifecycles import AnalysisOutcome, SimulationStatus
+from models.domain.loan.pricing import STANDARD_TERMS
 from models.domain.loan.simulation import check_request, simulate_by_installments, simulate_by_loan_amount
 from models.domain.statuses import PRE_CONTRACT_STATUSES
 from models.services.credit.analysis import latest_analysis
@@ -131,8 +133,19 @@ def _finish(simulation: Simulation, status: SimulationStatus, *, in_unit: bool =
 
 def simulation_offers(simulation: Simulation) -> list[Offer]:
     """The stored offers of a finished simulation, in priority order."""
-    rows = {row.id: row for row in Offer.select().where(Offer.id.in_(simulation.offer_ids or []))}
-    return [rows[i] for i in simulation.offer_ids or [] if i in rows]
+    ids = simulation.offer_ids or []
+    compiled = _OFFERS_WITH_IDS.get(len(ids))
+    found = compiled.all(*ids) if compiled is not None else Offer.select().where(Offer.id.in_(ids))
+    rows = {row.id: row for row in found}
+    return [rows[i] for i in ids if i in rows]
+
+
+# The SQL of an IN list changes with its length: one compiled read (models/db/compiled.py) per
+# length a simulation gives (an offer per standard term at most); peewee renders any other (none).
+_OFFERS_WITH_IDS: dict[int, Compiled[Offer]] = {
+    count: Compiled(lambda *ids: Offer.select().where(Offer.id.in_(list(ids))), *[str] * count)
+    for count in range(1, len(STANDARD_TERMS) + 1)
+}
 
 
 def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
@@ -140,10 +153,14 @@ def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
     simulation_id = simulation.id
 
     def done() -> bool:
-        return (
-            Simulation.select(Simulation.status).where(Simulation.id == simulation_id).scalar()
-            != SimulationStatus.PENDING
-        )
+        row = _STATUS_OF.first(simulation_id)  # as scalar(): no row reads as None, not PENDING
+        return (row.status if row is not None else None) != SimulationStatus.PENDING
 
     wakeups.wait_until(done, timeout, keys=(wake_key(str(simulation.proposal_id)),))
     return Simulation.get_by_id(simulation_id)
+
+
+# The wait's poll, rendered once (models/db/compiled.py): the same SQL as peewee's scalar().
+_STATUS_OF: Compiled[Simulation] = Compiled(
+    lambda simulation_id: Simulation.select(Simulation.status).where(Simulation.id == simulation_id), str
+)

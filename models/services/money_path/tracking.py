@@ -65,9 +65,7 @@ def track(proposal: Proposal, contract_id: str, *, due_at: datetime | None = Non
     row = MoneyPathStep.get_or_none(MoneyPathStep.proposal_id == proposal.id)
     if step is None:
         if row is not None and row.finished_at is None:
-            MoneyPathStep.update(finished_at=at, updated_at=at).where(
-                MoneyPathStep.proposal_id == proposal.id
-            ).execute()
+            _FINISH.execute(at, at, proposal.id)
         return None
     same = row is not None and row.finished_at is None and row.step == step and row.contract_id == contract_id
     if same and due_at is None:
@@ -100,6 +98,17 @@ _RESTART: Compiled[MoneyPathStep] = Compiled(
     str,
     MoneyPathStep.step_since,
     MoneyPathStep.due_at,
+    str,
+)
+
+
+# The record's end (a step that ends the path), rendered once as well.
+_FINISH: Compiled[MoneyPathStep] = Compiled(
+    lambda finished_at, at, proposal_id: MoneyPathStep.update(finished_at=finished_at, updated_at=at).where(
+        MoneyPathStep.proposal_id == proposal_id
+    ),
+    MoneyPathStep.finished_at,
+    MoneyPathStep.updated_at,
     str,
 )
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from models.db import simple_statements
+from models.db.compiled import Compiled
 from models.db.database import db
 from models.db.outbox import OutboxMessage
 from models.domain.clock import now
@@ -143,15 +144,19 @@ def publish_after_commit(message_id: str) -> None:
 def cancel_scheduled(dedup_key: str) -> int:
     """Cancel a scheduled, not yet published message (e.g. a signature expiry once signed)."""
     _current()
-    return (
-        OutboxMessage.update(canceled_at=now())
-        .where(
-            OutboxMessage.dedup_key == dedup_key,
-            OutboxMessage.published_at.is_null(),
-            OutboxMessage.canceled_at.is_null(),
-        )
-        .execute()
-    )
+    return _CANCEL_SCHEDULED.execute(now(), dedup_key)
+
+
+# Every step that ends a deadline cancels its message: rendered once (models/db/compiled.py).
+_CANCEL_SCHEDULED: Compiled[OutboxMessage] = Compiled(
+    lambda at, dedup_key: OutboxMessage.update(canceled_at=at).where(
+        OutboxMessage.dedup_key == dedup_key,
+        OutboxMessage.published_at.is_null(),
+        OutboxMessage.canceled_at.is_null(),
+    ),
+    OutboxMessage.canceled_at,
+    str,
+)
 
 
 def cancel_scheduled_series(actor: ActorName, key_prefix: str) -> int:

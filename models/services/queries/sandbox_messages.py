@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from models.db.compiled import Compiled
 from models.db.contact import MessageSend
 from models.db.proposals import Proposal
 from models.db.sandbox import SandboxMessage
@@ -21,14 +22,22 @@ class InboxMessage:
     sent_at: datetime
 
 
-def sandbox_messages(origin: str, phone: str) -> list[InboxMessage]:
-    """Messages (code in clear) sent to ``phone`` for proposals of ``origin``, newest first."""
-    own_sends = (
+# The origin's sends to the phone: rendered once (models/db/compiled.py). The messages' read below
+# stays peewee's: its IN list has one entry per send, so its SQL changes with their number.
+_OWN_SENDS: Compiled[MessageSend] = Compiled(
+    lambda phone, origin: (
         MessageSend.select(MessageSend.id, MessageSend.proposal)
         .join(Proposal)
         .where(MessageSend.recipient == phone, Proposal.origin == origin)
-    )
-    proposal_of = {str(row.id): row.proposal_id for row in own_sends}
+    ),
+    str,
+    str,
+)
+
+
+def sandbox_messages(origin: str, phone: str) -> list[InboxMessage]:
+    """Messages (code in clear) sent to ``phone`` for proposals of ``origin``, newest first."""
+    proposal_of = {str(row.id): row.proposal_id for row in _OWN_SENDS.all(phone, origin)}
     if not proposal_of:
         return []
     rows = (

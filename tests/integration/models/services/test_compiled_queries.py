@@ -1,0 +1,88 @@
+"""The services' queries rendered once (models/db/compiled.py): each renders on this backend, and
+the reads and writes whose rows depend on ordering, NULLs or the length of a list answer as
+peewee's own queries did."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from datetime import timedelta
+
+from models import services
+from models.db.banking import BankDataSubmission
+from models.db.compiled import Compiled
+from models.db.contact import ContactToken
+from models.db.simulations import Simulation
+from models.domain.clock import now
+from models.services.banking.disbursement_data import supersede_pending
+from models.services.credit.contact import _active_token
+from models.services.credit.simulation import simulation_offers
+from models.services.platform.unit_of_work import unit_of_work
+from tests import builders
+
+
+def _compiled_queries():
+    for module_info in pkgutil.walk_packages(services.__path__, f"{services.__name__}."):
+        module = importlib.import_module(module_info.name)
+        for name, value in vars(module).items():
+            values = value.values() if isinstance(value, dict) else (value,)
+            for query in values:
+                if isinstance(query, Compiled):
+                    yield f"{module_info.name}.{name}", query
+
+
+def test_every_compiled_query_of_the_services_renders_on_this_backend(app):
+    names = []
+    for name, query in _compiled_queries():
+        query.prepare()  # raises when an argument does not reach the SQL
+        names.append(name)
+    assert "models.services.contract.signature._SIGNED" in names
+    assert "models.services.credit.simulation._OFFERS_WITH_IDS" in names
+
+
+def test_the_active_token_is_the_newest_unused_one_the_latest_id_breaking_a_tie(app):
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    at = now()
+
+    def token(**fields) -> ContactToken:
+        row = dict(proposal=proposal.id, phone=proposal.phone, token_hash="h", expires_at=at + timedelta(minutes=5))
+        return ContactToken.create(**row, **fields)
+
+    assert _active_token(proposal) is None
+    token(created_at=at - timedelta(seconds=1))
+    first, second = token(created_at=at), token(created_at=at)  # the same instant (a frozen clock)
+    token(created_at=at + timedelta(seconds=1), superseded_at=at)
+    token(created_at=at + timedelta(seconds=2), consumed_at=at)
+    assert _active_token(proposal).id == second.id > first.id
+
+
+def test_a_simulation_s_offers_come_in_its_order_without_those_no_longer_stored(app):
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    offers = [builders.offer(proposal, source="simulation") for _ in range(9)]
+    ids = [offer.id for offer in offers]
+
+    def read(offer_ids):
+        return [offer.id for offer in simulation_offers(Simulation(offer_ids=offer_ids))]
+
+    assert read(None) == read([]) == []
+    assert read([ids[2], "gone", ids[0]]) == [ids[2], ids[0]]  # a compiled length
+    assert read(ids[::-1]) == ids[::-1]  # longer than any simulation makes: peewee's own
+    assert read(ids[:8]) == ids[:8]  # the longest compiled length
+
+
+def test_a_new_submission_supersedes_every_pending_one_of_its_proposal_and_only_those(app):
+    def submission(proposal, state="PENDING") -> BankDataSubmission:
+        return BankDataSubmission.create(proposal=proposal.id, payload={"use_pix_cpf": True}, state=state)
+
+    def states(*rows) -> list[tuple[str, bool]]:
+        fresh = [BankDataSubmission.get_by_id(row.id) for row in rows]
+        return [(row.state, row.finished_at is not None) for row in fresh]
+
+    one, two, other = (builders.proposal(path=("TOKEN_SENT",)) for _ in range(3))
+    alone, done = submission(one), submission(one, state="DONE")
+    first, second, elsewhere = submission(two), submission(two), submission(other)
+    with unit_of_work():
+        supersede_pending(one.id)  # one pending: the compiled UPDATE
+        supersede_pending(two.id)  # two: peewee's UPDATE of the list
+    assert states(alone, done) == [("SUPERSEDED", True), ("DONE", False)]
+    assert states(first, second, elsewhere) == [("SUPERSEDED", True), ("SUPERSEDED", True), ("PENDING", False)]
