@@ -71,7 +71,6 @@ def bootstrap(settings: Settings | None = None, *, role: str = "api") -> runtime
     if role == "worker":
         require_broker(settings, "a worker pool (make worker, make pools)")
     configure_logging(settings)
-    sys.setswitchinterval(settings.threads.gil_switch_interval_ms / 1000)  # why: config.toml [threads]
     from models.db.database import create_schema, open_database
 
     open_database(settings.database_url)

@@ -93,11 +93,6 @@ class WorkerSettings:
 
 
 @dataclass(frozen=True)
-class ThreadsSettings:
-    gil_switch_interval_ms: float
-
-
-@dataclass(frozen=True)
 class MetricsSettings:
     business_cache_seconds: float
 
@@ -337,7 +332,6 @@ class Settings:
     database: DatabaseSettings
     outbox: OutboxSettings
     worker: WorkerSettings
-    threads: ThreadsSettings
     metrics: MetricsSettings
     health: HealthSettings
     products: ProductsSettings
@@ -550,16 +544,7 @@ def load_settings(
     settings = _section(Settings, data, "", environment=environment)
     _require_callback_secrets(settings)
     _require_marks_inside_the_lease(settings.outbox)
-    _require_switch_interval(settings.threads)
     return settings
-
-
-def _require_switch_interval(threads: ThreadsSettings) -> None:
-    # sys.setswitchinterval refuses 0 and below; above 100 ms a waiting thread could stall a
-    # request for longer than any latency the service promises.
-    interval = threads.gil_switch_interval_ms
-    if not 0 < interval <= 100:
-        raise SettingsError(f"setting threads.gil_switch_interval_ms must be above 0 and at most 100, not {interval}")
 
 
 def _require_marks_inside_the_lease(outbox: OutboxSettings) -> None:

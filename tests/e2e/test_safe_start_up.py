@@ -56,11 +56,3 @@ def test_the_embedded_default_keeps_its_in_process_broker(tmp_path):
     result = _run([sys.executable, "-c", code], _environ(tmp_path, APP_ENV="sandbox"))
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "False"
-
-
-def test_every_entry_point_applies_the_gil_switch_interval(tmp_path):
-    # bootstrap is what the API (gunicorn and make run), the pools and the ops CLI all call first
-    code = "import sys, app; app.bootstrap(); print(sys.getswitchinterval())"
-    result = _run([sys.executable, "-c", code], _environ(tmp_path, APP_ENV="sandbox"))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert float(result.stdout.strip().splitlines()[-1]) == pytest.approx(0.001)

@@ -230,20 +230,3 @@ def test_published_marks_must_be_written_well_inside_the_lease(interval):
 def test_published_marks_at_once_or_batched_inside_the_lease(interval):
     overrides = {"outbox": {"after_commit_lease_seconds": 5.0, "published_mark_interval_seconds": interval}}
     assert load_settings("sandbox", environ={}, overrides=overrides).outbox.published_mark_interval_seconds == interval
-
-
-@pytest.mark.parametrize("interval", [0, -1.0, 100.5])
-def test_the_gil_switch_interval_is_refused_outside_its_bounds(interval):
-    overrides = {"threads": {"gil_switch_interval_ms": interval}}
-    with pytest.raises(SettingsError, match=r"threads\.gil_switch_interval_ms"):
-        load_settings("sandbox", environ={}, overrides=overrides)
-
-
-@pytest.mark.parametrize("interval", [0.5, 5, 100])
-def test_the_gil_switch_interval_is_read_in_milliseconds(interval):
-    overrides = {"threads": {"gil_switch_interval_ms": interval}}
-    assert load_settings("sandbox", environ={}, overrides=overrides).threads.gil_switch_interval_ms == interval
-
-
-def test_the_gil_switch_interval_defaults_to_one_millisecond():
-    assert load_settings("sandbox", environ={}).threads.gil_switch_interval_ms == 1.0
