@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
+import peewee
+
 from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.money_path import MoneyPathStep
@@ -43,26 +45,67 @@ def finished_signature_result(contract: Contract) -> OutboxMessage | None:
     return OutboxMessage.get_or_none(OutboxMessage.dedup_key == signature_result_key(contract.unico_process_id))
 
 
-def facts_of(proposal: Proposal, contract: Contract) -> StepFacts:
-    """What decides the proposal's step, from its rows as they stand."""
-    status = Status(proposal.status)
-    waiting_result = status in (Status.CONTRACT_GENERATED, Status.AWAITING_SIGNATURE)
+def _waiting_result(proposal: Proposal) -> bool:
+    return Status(proposal.status) in (Status.CONTRACT_GENERATED, Status.AWAITING_SIGNATURE)
+
+
+def _facts(proposal: Proposal, contract: Contract, signature_result_received: bool) -> StepFacts:
     return StepFacts(
-        status=status,
-        signature_result_received=waiting_result and finished_signature_result(contract) is not None,
+        status=Status(proposal.status),
+        signature_result_received=_waiting_result(proposal) and signature_result_received,
         routed_to_endorsement=contract.post_signature_route == ENDORSEMENT_ROUTE,
         endorsed=contract.endorsement_id is not None,
     )
+
+
+def facts_of(proposal: Proposal, contract: Contract) -> StepFacts:
+    """What decides the proposal's step, from its rows as they stand."""
+    received = _waiting_result(proposal) and finished_signature_result(contract) is not None
+    return _facts(proposal, contract, received)
+
+
+def _facts_and_record_query(contract_id, proposal_id):
+    finished_result = OutboxMessage.select(OutboxMessage.id).where(
+        OutboxMessage.dedup_key
+        == peewee.Value("esign:").concat(Contract.unico_process_id).concat(f":{SIGNATURE_FINISHED}")
+    )  # signature_result_key(process_id), on the contract's column
+    return (
+        Contract.select(
+            Contract.id,
+            Contract.unico_process_id,
+            Contract.post_signature_route,
+            Contract.endorsement_id,
+            peewee.fn.EXISTS(finished_result).alias("signature_result_received"),
+            MoneyPathStep,
+        )
+        .join(MoneyPathStep, peewee.JOIN.LEFT_OUTER, on=(MoneyPathStep.proposal_id == proposal_id), attr="record")
+        .where(Contract.id == contract_id)
+    )
+
+
+# What track reads, in one round trip instead of two or three: the contract's columns that decide
+# the step, whether the provider's finished result came (facts_of's outbox read) and the record.
+_FACTS_AND_RECORD: Compiled[Contract] = Compiled(_facts_and_record_query, str, str)
+
+
+def _facts_and_record(contract_id: str, proposal_id: str) -> tuple[Contract, bool, MoneyPathStep | None]:
+    contract = _FACTS_AND_RECORD.first(contract_id, proposal_id)
+    if contract is None:
+        raise Contract.DoesNotExist(f"contract {contract_id} not found")
+    record = getattr(contract, "record", None)
+    if record is not None and record.proposal_id is None:  # the outer join found no record
+        record = None
+    received = bool(contract.unico_process_id) and bool(contract.signature_result_received)
+    return contract, received, record
 
 
 def track(proposal: Proposal, contract_id: str, *, due_at: datetime | None = None) -> Step | None:
     """Bring the proposal's step record in line with its facts (inside unit_of_work, the proposal
     locked): a new step starts with no re-drive, due at ``due_at`` (default now); the same step keeps
     its schedule unless ``due_at`` moves it; no step finishes the record. Returns the step."""
-    contract = Contract.get_by_id(contract_id)
-    step = step_for(facts_of(proposal, contract))
+    contract, received, row = _facts_and_record(contract_id, proposal.id)
+    step = step_for(_facts(proposal, contract, received))
     at = now()
-    row = MoneyPathStep.get_or_none(MoneyPathStep.proposal_id == proposal.id)
     if step is None:
         if row is not None and row.finished_at is None:
             _FINISH.execute(at, at, proposal.id)
