@@ -297,7 +297,7 @@ def _finish(
     # recorded event can have one: a run of its own recorded it before holding it.
     if waiting.recorded_delivery_id is not None:
         cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
-    recorded = status_events.record(waiting.id, claim_lease_seconds=_lease(settings))
+    recorded = status_events.record(waiting.id, claim_lease_seconds=_lease(settings), read=waiting)
     if recorded is None:
         return None
     following, partner = recorded.delivery, recorded.partner

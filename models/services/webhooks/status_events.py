@@ -58,11 +58,16 @@ _CHANGE_COLUMNS = (
 _PROPOSAL_COLUMNS = (Proposal.id, Proposal.origin, Proposal.cpf, Proposal.phone, Proposal.created_at)
 
 
+def _with_parties(query):
+    """``query`` (of StatusChange) joined to the change's proposal and the proposal's partner."""
+    return query.join(Proposal).join(
+        Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner"
+    )
+
+
 def _change_and_parties_query(status_change_id):
     return (
-        StatusChange.select(*_CHANGE_COLUMNS, *_PROPOSAL_COLUMNS, Partner)
-        .join(Proposal)
-        .join(Partner, peewee.JOIN.LEFT_OUTER, on=(Partner.code == Proposal.origin), attr="origin_partner")
+        _with_parties(StatusChange.select(*_CHANGE_COLUMNS, *_PROPOSAL_COLUMNS, Partner))
         .where(StatusChange.id == status_change_id)
         .limit(1)
     )
@@ -90,6 +95,11 @@ def _change_and_parties(
     change = (_CHANGE_PARTIES_AND_ORDER if check_order else _CHANGE_AND_PARTIES).first(status_change_id)
     if change is None:  # the change (or its proposal) was removed after the message was sent
         return None
+    return _parties_of(change)
+
+
+def _parties_of(change: StatusChange) -> tuple[StatusChange, Proposal, Partner]:
+    """A change read with its parties (``_with_parties``), split; the partner must exist."""
     partner = change.proposal.origin_partner
     if partner is None or partner.id is None:
         raise Partner.DoesNotExist(f"partner {change.proposal.origin} not found")
@@ -109,7 +119,11 @@ class Recorded(NamedTuple):
 
 
 def record(
-    status_change_id: int, *, claim_lease_seconds: float | None = None, check_order: bool = False
+    status_change_id: int,
+    *,
+    claim_lease_seconds: float | None = None,
+    check_order: bool = False,
+    read: StatusChange | None = None,
 ) -> Recorded | None:
     """Create the delivery row for a change (idempotent: redelivery finds the existing row).
 
@@ -117,8 +131,12 @@ def record(
     first attempt's claim (``deliveries.claim``'s values: one attempt, the round started now, the
     lease), so the attempt needs no UPDATE of its own; with ``check_order`` too, only when no
     earlier event of the proposal is pending (``earlier_pending``, checked before the insert). A
-    row found in place is returned as it is, unclaimed."""
-    found = _change_and_parties(status_change_id, check_order=check_order)
+    row found in place is returned as it is, unclaimed. ``read``: the change already read with its
+    parties (``next_waiting_change``), so none is read again."""
+    if read is not None and not check_order:
+        found: tuple[StatusChange, Proposal, Partner] | None = _parties_of(read)
+    else:
+        found = _change_and_parties(status_change_id, check_order=check_order)
     if found is None:
         return None
     change, proposal, partner = found
@@ -221,8 +239,10 @@ def _next_waiting(proposal_id, sequence):
         later.proposal == proposal_id, later.sequence > sequence
     )
     return (
-        # The waiting event's delivery row, when it has one (a run of its own recorded it).
-        StatusChange.select(StatusChange.id, WebhookDelivery.id.alias("recorded_delivery_id"))
+        # The waiting event's delivery row, when it has one (a run of its own recorded it), and
+        # what recording it needs (``record``'s read), fresh in the same round trip.
+        _with_parties(StatusChange.select(*_CHANGE_COLUMNS, *_PROPOSAL_COLUMNS, Partner, WebhookDelivery.id))
+        .switch(StatusChange)
         .join(
             WebhookDelivery,
             peewee.JOIN.LEFT_OUTER,
@@ -231,6 +251,7 @@ def _next_waiting(proposal_id, sequence):
                 & (WebhookDelivery.proposal_id == StatusChange.proposal)
                 & (WebhookDelivery.sequence == StatusChange.sequence)
             ),
+            attr="waiting_delivery",
         )
         .where(
             StatusChange.proposal == proposal_id,
@@ -239,7 +260,6 @@ def _next_waiting(proposal_id, sequence):
             | (WebhookDelivery.status.not_in(list(FINAL_DELIVERY_STATUSES)) & (WebhookDelivery.attempts == 0)),
         )
         .limit(1)
-        .objects()
     )
 
 
@@ -251,8 +271,13 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
     held (recorded, never attempted), or not recorded at all (``proposal_status.move`` sent it no
     message because this one was unfinished: see ``predecessor_unfinished``). One already
     attempted is not handed over: its own run claimed it (it is being sent, or retrying on its
-    schedule)."""
-    return _NEXT_WAITING.first(delivery.proposal_id, delivery.sequence)
+    schedule). The change carries ``recorded_delivery_id`` (None when not recorded) and its
+    proposal and partner, for ``record(..., read=change)``."""
+    change = _NEXT_WAITING.first(delivery.proposal_id, delivery.sequence)
+    if change is not None:
+        recorded = getattr(change, "waiting_delivery", None)  # None or all-NULL: the outer join found none
+        change.recorded_delivery_id = recorded.id if recorded is not None else None
+    return change
 
 
 def change_of(delivery: WebhookDelivery) -> StatusChange:

@@ -342,6 +342,42 @@ def test_the_end_of_an_event_hands_over_the_next_one_even_unrecorded(new_proposa
     assert (row.id, row.status, row.attempts) == (handed.delivery.id, "PENDING", 1)
 
 
+def test_the_handed_over_event_is_recorded_from_the_read_that_found_it(
+    new_proposal, held_outbox, configure_partner, monkeypatch
+):
+    """The read of the waiting event carries its proposal and partner (fresh, in the same round
+    trip): recording it is its INSERT alone, and writes what a read of its own would have."""
+    from models.db.database import db
+    from models.db.proposals import StatusChange
+    from models.services.webhooks import status_events
+
+    configure_partner(webhook_url="https://partner.example/hooks")
+    proposal = new_proposal()
+    _move(proposal, Trigger.VALIDATE_TOKEN)
+    with unit_of_work():
+        first = status_events.record_event(StatusChange.get(proposal=proposal.id, sequence=1).id)
+    waiting = status_events.next_waiting_change(first)
+    assert waiting.proposal.cpf == proposal.cpf and waiting.proposal.origin_partner.code == proposal.origin
+    sent: list[str] = []
+    original = db.obj.execute_sql
+
+    def counting(sql, params=None, *args, **kwargs):
+        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
+            sent.append(sql)
+        return original(sql, params, *args, **kwargs)
+
+    with unit_of_work():
+        monkeypatch.setattr(db.obj, "execute_sql", counting)
+        recorded = status_events.record(waiting.id, claim_lease_seconds=35, read=waiting)
+        monkeypatch.undo()
+    assert len(sent) == 1, sent  # the INSERT (an EXECUTE of its prepared statement on PostgreSQL)
+    assert WebhookDelivery.get_by_id(recorded.delivery.id).sequence == 2
+    assert recorded.partner.webhook_url == "https://partner.example/hooks" and recorded.claimed
+    change = StatusChange.get(proposal=proposal.id, sequence=2)
+    stored = Proposal.get_by_id(proposal.id)
+    assert recorded.delivery.payload == status_events.event_body(change, stored, recorded.partner)
+
+
 def _recorded_events(proposal) -> list[WebhookDelivery]:
     """Every announced change of the proposal recorded as a delivery (none attempted), in order."""
     from models.db.proposals import StatusChange
