@@ -27,6 +27,7 @@ from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger
 from models.domain.statuses import Status
 from models.external.funding import Funding, Payment
 from models.services.contract.terms import destination
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.money_path import tracking as money_path
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
@@ -72,7 +73,7 @@ def _application_id(contract: Contract, funding: Funding) -> str:
 def disburse(contract_id: str, *, funding: Funding) -> None:
     """Ask the funder for the payment a previous run may have made; else pay (same key every
     time); then record the outcome."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status, the holder and destination
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return  # already paid, failed or withdrawn
     row = _row(contract)

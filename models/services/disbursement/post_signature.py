@@ -21,6 +21,7 @@ from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger, can
 from models.domain.statuses import Status
 from models.external.endorsement import Endorsement, EndorsementRequest
 from models.external.fraud import FraudAnalysis, FraudCase
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.money_path import tracking as money_path
 from models.services.money_path.tracking import ENDORSEMENT_ROUTE, FRAUD_REVIEW_ROUTE
 from models.services.platform import proposal_status as status
@@ -51,7 +52,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
     (``post_signature_route``): a redelivered message follows the record (endorsement is enqueued
     again, idempotent) and never asks the fraud provider again.
     """
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status and the fraud case's name
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
     reason = None
@@ -75,7 +76,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
 
 def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED (endorsement follows) or ANALYSIS_REPROVED (closed)."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status and the fraud case's name
     if contract is None or contract.proposal.status != Status.PENDING_ANALYSIS.value:
         return
     approved, reason = fraud.decide(_case(contract))
@@ -103,7 +104,7 @@ def endorse(
     disbursement_settings: DisbursementSettings,
 ) -> None:
     """Register the contract in the payroll system, or defer past the maintenance window."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal's status
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return
     at = now()

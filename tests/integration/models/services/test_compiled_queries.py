@@ -1,5 +1,5 @@
 """The services' queries rendered once (models/db/compiled.py): each renders on this backend, and
-the reads and writes whose rows depend on ordering, NULLs or the length of a list answer as
+the reads and writes whose rows depend on ordering, NULLs, a join or the length of a list answer as
 peewee's own queries did."""
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from models import services
 from models.db.banking import BankDataSubmission
 from models.db.compiled import Compiled
 from models.db.contact import ContactToken
+from models.db.database import db
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.services.banking.disbursement_data import supersede_pending
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.credit.contact import _active_token
 from models.services.credit.simulation import simulation_offers
 from models.services.platform.unit_of_work import unit_of_work
@@ -86,3 +88,26 @@ def test_a_new_submission_supersedes_every_pending_one_of_its_proposal_and_only_
         supersede_pending(two.id)  # two: peewee's UPDATE of the list
     assert states(alone, done) == [("SUPERSEDED", True), ("DONE", False)]
     assert states(first, second, elsewhere) == [("SUPERSEDED", True), ("SUPERSEDED", True), ("PENDING", False)]
+
+
+def test_a_contract_comes_with_its_proposal_in_one_statement_and_a_missing_one_is_none(app, monkeypatch):
+    proposal = builders.pre_accepted_proposal(status="SIGNED")
+    contract = builders.contract(proposal, status="SIGNED")
+    sent: list[str] = []
+    original = db.obj.execute_sql
+
+    def counting(sql, params=None, *args, **kwargs):
+        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
+            sent.append(sql)
+        return original(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(db.obj, "execute_sql", counting)
+    read = contract_with_proposal(contract.id)
+    assert (read.id, read.proposal_id, read.status) == (contract.id, proposal.id, "SIGNED")
+    assert (read.proposal.id, read.proposal.status, read.proposal.full_name) == (
+        proposal.id,
+        "SIGNED",
+        "MARIA DA SILVA",
+    )
+    assert len(sent) == 1, sent  # the proposal came with the contract: no lazy load
+    assert contract_with_proposal("00000000-0000-4000-8000-00000000dead") is None
