@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, time
 
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.domain.clock import SAO_PAULO, now, to_utc
 from models.domain.lifecycles import ContractStatus
@@ -65,7 +66,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
         route = Contract.get_by_id(contract_id).post_signature_route  # read under the lock
         if route is None:
             route = FRAUD_REVIEW_ROUTE if reason is not None else ENDORSEMENT_ROUTE
-            Contract.update(post_signature_route=route, updated_at=now()).where(Contract.id == contract_id).execute()
+            _RECORD_ROUTE.execute(route, now(), contract_id)
             if route == FRAUD_REVIEW_ROUTE:
                 status.move(proposal, Trigger.FRAUD_REVIEW, source="actor", details={"reason": reason})
                 enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
@@ -89,9 +90,7 @@ def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
         else:
             status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
-            Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=now()).where(
-                Contract.id == contract_id
-            ).execute()
+            _REPROVED.execute(now(), contract_id)
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
         money_path.track(proposal, contract_id)
 
@@ -137,9 +136,7 @@ def endorse(
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status not in DISBURSABLE_STATUSES:
             return
-        Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at, updated_at=at).where(
-            Contract.id == contract_id
-        ).execute()
+        _ENDORSED.execute(endorsement_id, contract.endorsed_at or at, at, contract_id)
         pay_at = payment_time(
             Contract.get_by_id(contract_id), at=proposal_now(proposal), disbursement_settings=disbursement_settings
         )
@@ -155,6 +152,34 @@ def endorse(
             dedup_key=f"disburse:{contract_id}:{pay_at.isoformat()}",
         )
         money_path.track(proposal, contract_id, due_at=deliver_at)
+
+
+# The steps' contract writes, rendered once (models/db/compiled.py); each value is converted by
+# its column, as peewee does.
+_RECORD_ROUTE: Compiled[Contract] = Compiled(
+    lambda route, at, contract_id: Contract.update(post_signature_route=route, updated_at=at).where(
+        Contract.id == contract_id
+    ),
+    Contract.post_signature_route,
+    Contract.updated_at,
+    str,
+)
+_REPROVED: Compiled[Contract] = Compiled(
+    lambda at, contract_id: Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=at).where(
+        Contract.id == contract_id
+    ),
+    Contract.updated_at,
+    str,
+)
+_ENDORSED: Compiled[Contract] = Compiled(
+    lambda endorsement_id, endorsed_at, at, contract_id: Contract.update(
+        endorsement_id=endorsement_id, endorsed_at=endorsed_at, updated_at=at
+    ).where(Contract.id == contract_id),
+    Contract.endorsement_id,
+    Contract.endorsed_at,
+    Contract.updated_at,
+    str,
+)
 
 
 def payment_time(
