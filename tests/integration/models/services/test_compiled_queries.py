@@ -18,6 +18,7 @@ from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.services.banking.disbursement_data import supersede_pending
+from models.services.contract import signature
 from models.services.contract.with_proposal import contract_with_proposal
 from models.services.credit import analysis_runner
 from models.services.credit.contact import _active_token
@@ -156,3 +157,8 @@ def test_an_analysis_outcome_is_written_once_with_its_own_columns(app):
         False,
     )
     assert stored.finished_at is not None  # the proposal's now, when not given
+
+
+def test_a_signing_result_of_an_unknown_process_finds_no_contract(app):
+    with unit_of_work():
+        assert signature._open_contract("no-such-process") is None
