@@ -27,6 +27,7 @@ from models.services.banking.disbursement_data import has_destination
 from models.services.contract import pdf as contract_pdf
 from models.services.contract.one_contract import slot_holder
 from models.services.contract.terms import build_terms
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.credit.offers import availability
 from models.services.money_path import tracking as money_path
 from models.services.partners.ownership import owned_proposal
@@ -109,13 +110,6 @@ _STATUS_OF: Compiled[Contract] = Compiled(
 )
 
 
-# The generation actor's read of its contract with the proposal (one query, rendered once).
-_CONTRACT_AND_PROPOSAL: Compiled[Contract] = Compiled(
-    lambda contract_id: Contract.select(Contract, Proposal).join(Proposal).where(Contract.id == contract_id).limit(1),
-    str,
-)
-
-
 def await_generation(contract: Contract, timeout: float) -> Contract:
     """The contract once generation has finished or failed, or as it stands after ``timeout``
     seconds. Either end moves the proposal's status, which wakes it."""
@@ -193,7 +187,7 @@ def generate(
 
     Provider calls are idempotent by contract id, so a redelivered message reuses their results.
     """
-    contract = _CONTRACT_AND_PROPOSAL.first(str(contract_id))
+    contract = contract_with_proposal(contract_id)
     if contract is None or contract.status != ContractStatus.CONTRACT_GENERATION_IN_PROGRESS:
         return
     proposal = contract.proposal  # loaded by the join

@@ -30,7 +30,8 @@ RESULT_FIELDS = ("process_result", "authentication_result", "liveness_result", "
 
 
 def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
-    cpf = Contract.select(Contract.cpf).where(Contract.unico_process_id == process_id).scalar()
+    found = _CPF_OF_PROCESS.first(process_id)
+    cpf = found.cpf if found is not None else None  # as scalar() read it
     if cpf is None:
         return None
     lock_customer(cpf)  # before the proposal's lock, like every use case taking both
@@ -41,6 +42,13 @@ def _open_contract(process_id: str) -> tuple[Proposal, Contract] | None:
     if proposal.status != Status.AWAITING_SIGNATURE.value or contract.signature_status not in OPEN_SIGNATURE_STATUSES:
         return None  # duplicate or late: the outcome is already decided
     return proposal, contract
+
+
+# The CPF of the process's contract (its only column read), rendered once (models/db/compiled.py):
+# the SQL of peewee's scalar() (LIMIT 1).
+_CPF_OF_PROCESS: Compiled[Contract] = Compiled(
+    lambda process_id: Contract.select(Contract.cpf).where(Contract.unico_process_id == process_id).limit(1), str
+)
 
 
 def handle_result(
@@ -212,9 +220,7 @@ def _result_arrived_in_time(contract: Contract) -> bool:
 def _expire(proposal: Proposal, contract: Contract) -> None:
     """EXPIRED and the providers released (inside unit_of_work, the proposal locked)."""
     cancel_scheduled(expiry_key(contract.id))
-    Contract.update(status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED, updated_at=now()).where(
-        Contract.id == contract.id
-    ).execute()
+    _EXPIRED.execute(now(), contract.id)
     status.move(
         proposal,
         Trigger.SIGNATURE_EXPIRED,
@@ -222,3 +228,13 @@ def _expire(proposal: Proposal, contract: Contract) -> None:
         details={"deadline": contract.signature_expires_at.isoformat()},
     )
     enqueue(ActorName.RELEASE_CONTRACT, contract.id)
+
+
+# _expire's write, rendered once (models/db/compiled.py).
+_EXPIRED: Compiled[Contract] = Compiled(
+    lambda at, contract_id: Contract.update(
+        status=ContractStatus.EXPIRED, signature_status=SignatureStatus.EXPIRED, updated_at=at
+    ).where(Contract.id == contract_id),
+    Contract.updated_at,
+    str,
+)

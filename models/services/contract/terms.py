@@ -14,6 +14,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from models.db.analysis import Offer
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.db.partners import Partner
 from models.db.proposals import Consent, Proposal, StatusChange
@@ -77,12 +78,8 @@ def _ccb_values(ccb: CcbSettings, *, environment: str) -> dict:
 
 
 def _consent(proposal: Proposal) -> dict | None:
-    consent = proposal.consents.order_by(Consent.captured_at.desc()).first()
-    token = (
-        StatusChange.select()
-        .where(StatusChange.proposal == proposal.id, StatusChange.new_status == "TOKEN_VALIDATED")
-        .first()
-    )
+    consent = _LATEST_CONSENT.first(proposal.id)
+    token = _TOKEN_VALIDATION.first(proposal.id)
     if consent is None:
         return None
     return {
@@ -94,6 +91,24 @@ def _consent(proposal: Proposal) -> dict | None:
         "document_text_sha256": hashlib.sha256(consent.document_text.encode()).hexdigest(),
         "token_validated_at": isoformat_z(token.changed_at) if token else None,
     }
+
+
+# _consent's reads, rendered once (models/db/compiled.py): the proposal's latest consent, and its
+# change to TOKEN_VALIDATED (the first row found, as peewee's first() read it).
+_LATEST_CONSENT: Compiled[Consent] = Compiled(
+    lambda proposal_id: (
+        Consent.select().where(Consent.proposal == proposal_id).order_by(Consent.captured_at.desc()).limit(1)
+    ),
+    str,
+)
+_TOKEN_VALIDATION: Compiled[StatusChange] = Compiled(
+    lambda proposal_id: (
+        StatusChange.select()
+        .where(StatusChange.proposal == proposal_id, StatusChange.new_status == "TOKEN_VALIDATED")
+        .limit(1)
+    ),
+    str,
+)
 
 
 def cet_release_date(payload: dict, fallback: date) -> date:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.db.analysis import CreditAnalysis
+from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.analysis_rules import automatic_retry_allowed
@@ -132,14 +133,61 @@ def _finish(analysis: CreditAnalysis, proposal: Proposal, outcome: str, **fields
     """Write the outcome if nobody else did (inside the caller's unit of work), finished at the
     proposal's now unless given."""
     fields.setdefault("finished_at", proposal_now(proposal))
-    updated = (
-        CreditAnalysis.update(outcome=outcome, **fields)
-        .where(CreditAnalysis.id == analysis.id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
-        .execute()
-    )
+    names = tuple(sorted(fields))
+    updated = _FINISH[names].execute(outcome, *(fields[name] for name in names), analysis.id)
     if updated:  # the hybrid wait (analysis_reads.await_analysis), whether or not the status moves
         notify(wake_key(proposal.id))
     return updated == 1
+
+
+def _finishing(*names: str) -> Compiled[CreditAnalysis]:
+    """_finish's UPDATE of the outcome and the columns ``names`` (their values in that order)."""
+    columns = [CreditAnalysis._meta.fields[name] for name in names]
+
+    def build(outcome, *arguments):
+        *values, analysis_id = arguments
+        return CreditAnalysis.update(
+            {CreditAnalysis.outcome: outcome, **dict(zip(columns, values, strict=True))}
+        ).where(CreditAnalysis.id == analysis_id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
+
+    return Compiled(build, CreditAnalysis.outcome, *columns, str)
+
+
+# Each outcome writes its own columns, so its UPDATE has its own SQL: one rendered once
+# (models/db/compiled.py) per set _finish is given, keyed by the sorted column names. A new set of
+# columns needs its entry here.
+_FINISH: dict[tuple[str, ...], Compiled[CreditAnalysis]] = {
+    names: _finishing(*names)
+    for names in (
+        tuple(sorted(shape))
+        for shape in (
+            (  # _approve
+                "available_margin",
+                "margin_snapshot",
+                "max_loan_amount",
+                "max_installments",
+                "max_monthly_payment",
+                "min_monthly_payment",
+                "monthly_rate",
+                "pod_limit_max",
+                "promotional_pod_limit_max",
+                "engine_result",
+                "approved_at",
+                "finished_at",
+            ),
+            ("rejection_reason", "available_margin", "margin_snapshot", "finished_at"),  # _reject
+            ("error_code", "retryable", "margin_snapshot", "engine_result", "finished_at"),  # _fail
+            (  # _payroll_failed
+                "error_code",
+                "retryable",
+                "retry_at",
+                "first_payroll_failure_at",
+                "engine_result",
+                "finished_at",
+            ),
+        )
+    )
+}
 
 
 def run(

@@ -84,15 +84,28 @@ _SEND_SENT: Compiled[MessageSend] = Compiled(
     MessageSend.provider_message_id,
     int,
 )
+# The cooldown's read of the latest code sent (used or not), and a validation's two writes.
+_LAST_TOKEN: Compiled[ContactToken] = Compiled(
+    lambda proposal_id: (
+        ContactToken.select()
+        .where(ContactToken.proposal == proposal_id)
+        .order_by(ContactToken.created_at.desc())
+        .limit(1)
+    ),
+    str,
+)
+_COUNT_ATTEMPT: Compiled[ContactToken] = Compiled(
+    lambda token_id: ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == token_id), int
+)
+_CONSUME: Compiled[ContactToken] = Compiled(
+    lambda at, token_id: ContactToken.update(consumed_at=at).where(ContactToken.id == token_id),
+    ContactToken.consumed_at,
+    int,
+)
 
 
 def _check_cooldown(proposal: Proposal, contact_settings: ContactSettings) -> None:
-    last = (
-        ContactToken.select()
-        .where(ContactToken.proposal == proposal.id)
-        .order_by(ContactToken.created_at.desc())
-        .first()
-    )
+    last = _LAST_TOKEN.first(proposal.id)
     if last is None:
         return
     cooldown = contact_settings.resend_cooldown_seconds
@@ -270,7 +283,7 @@ def _validation_refusal(
     if not hmac.compare_digest(
         active.token_hash, hash_token(proposal.id, proposal.phone, token, jwt_signing_key=jwt_signing_key)
     ):
-        ContactToken.update(attempts=ContactToken.attempts + 1).where(ContactToken.id == active.id).execute()
+        _COUNT_ATTEMPT.execute(active.id)
         return ValidationFailed(
             "Invalid code",
             error_code="INVALID_TOKEN",
@@ -283,7 +296,7 @@ def _validation_refusal(
         _ensure_phone_free(proposal.phone, proposal.cpf)
     except DomainError as in_use:
         return in_use
-    ContactToken.update(consumed_at=now()).where(ContactToken.id == active.id).execute()
+    _CONSUME.execute(now(), active.id)
     return None
 
 

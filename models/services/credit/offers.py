@@ -23,11 +23,11 @@ def store_offers(
 ) -> list[Offer]:
     """Supersede the proposal's active offers (except ``keep_id``) and store ``offers``."""
     stamp = proposal_now(proposal)
-    query = Offer.update(superseded_at=stamp).where(Offer.proposal == proposal.id, Offer.superseded_at.is_null())
     if keep_id:
-        query = query.where(Offer.id != keep_id)
-    query.execute()
-    rows = []
+        _SUPERSEDE_ALL_BUT.execute(stamp, proposal.id, keep_id)
+    else:
+        _SUPERSEDE.execute(stamp, proposal.id)
+    rows = []  # each row's INSERT is rendered once per shape already (models/db/simple_statements.py)
     for offer in offers:
         rows.append(
             Offer.create(
@@ -46,6 +46,20 @@ def store_offers(
             )
         )
     return rows
+
+
+def _supersede(at, proposal_id):
+    return Offer.update(superseded_at=at).where(Offer.proposal == proposal_id, Offer.superseded_at.is_null())
+
+
+# store_offers' two UPDATEs (with or without an offer kept), rendered once (models/db/compiled.py).
+_SUPERSEDE: Compiled[Offer] = Compiled(_supersede, Offer.superseded_at, str)
+_SUPERSEDE_ALL_BUT: Compiled[Offer] = Compiled(
+    lambda at, proposal_id, keep_id: _supersede(at, proposal_id).where(Offer.id != keep_id),
+    Offer.superseded_at,
+    str,
+    str,
+)
 
 
 def availability(row: Offer, selected_offer_id: str | None, at: datetime | None = None) -> OfferAvailability:

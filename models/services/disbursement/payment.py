@@ -19,6 +19,7 @@ import logging
 
 import peewee
 
+from models.db.compiled import Compiled
 from models.db.contracts import Contract, Disbursement
 from models.db.database import db
 from models.domain.clock import now
@@ -27,6 +28,7 @@ from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger
 from models.domain.statuses import Status
 from models.external.funding import Funding, Payment
 from models.services.contract.terms import destination
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.money_path import tracking as money_path
 from models.services.platform import proposal_status as status
 from models.services.platform.locks import locked_proposal
@@ -63,16 +65,14 @@ def _application_id(contract: Contract, funding: Funding) -> str:
         installments=contract.installments,
         installment_amount=contract.installment_amount,
     )
-    Contract.update(
-        funding_application_id=application.application_id, issuer_application_id=application.ccb_number
-    ).where(Contract.id == contract.id).execute()
+    _STORE_APPLICATION.execute(application.application_id, application.ccb_number, contract.id)
     return application.application_id
 
 
 def disburse(contract_id: str, *, funding: Funding) -> None:
     """Ask the funder for the payment a previous run may have made; else pay (same key every
     time); then record the outcome."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status, the holder and destination
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return  # already paid, failed or withdrawn
     row = _row(contract)
@@ -82,16 +82,7 @@ def disburse(contract_id: str, *, funding: Funding) -> None:
         if known is not None:
             record(contract_id, known)
             return
-    (
-        Disbursement.update(
-            status=DisbursementStatus.REQUESTED,
-            funding_application_id=application_id,
-            attempts=Disbursement.attempts + 1,
-            updated_at=now(),
-        )
-        .where(Disbursement.id == row.id)
-        .execute()
-    )
+    _REQUESTED.execute(application_id, now(), row.id)
     payment = funding.pay(
         application_id=application_id,
         amount=contract.principal_amount,
@@ -110,13 +101,7 @@ def record(contract_id: str, payment: Payment) -> None:
         paid = payment.status == DisbursementStatus.PAID  # the funder answers PAID or FAILED, our names too
         newly_paid = 0
         if paid:  # the money moved: never discarded, whatever the proposal's status
-            newly_paid = (
-                Disbursement.update(
-                    status=DisbursementStatus.PAID, paid_at=payment.paid_at, amount=payment.amount, updated_at=stamp
-                )
-                .where(Disbursement.contract == contract_id, Disbursement.status != DisbursementStatus.PAID)
-                .execute()
-            )
+            newly_paid = _PAID.execute(payment.paid_at, payment.amount, stamp, contract_id)
         if proposal.status not in DISBURSABLE_STATUSES:
             if newly_paid and proposal.status != Status.DISBURSED.value:
                 log.error(
@@ -128,20 +113,68 @@ def record(contract_id: str, payment: Payment) -> None:
             money_path.track(proposal, contract_id)
             return
         if paid:
-            Contract.update(
-                status=ContractStatus.ISSUED,
-                disbursement_amount=payment.amount,
-                disbursement_paid_at=payment.paid_at,
-                updated_at=stamp,
-            ).where(Contract.id == contract_id).execute()
+            _ISSUED.execute(payment.amount, payment.paid_at, stamp, contract_id)
             status.move(proposal, Trigger.DISBURSE, source="actor", details={"amount": str(payment.amount)})
             money_path.track(proposal, contract_id)
             return
-        Disbursement.update(
-            status=DisbursementStatus.FAILED, last_error=payment.failure_reason, updated_at=stamp
-        ).where(Disbursement.contract == contract_id).execute()
-        Contract.update(status=ContractStatus.DISBURSEMENT_FAILED, updated_at=stamp).where(
-            Contract.id == contract_id
-        ).execute()
+        _FAILED.execute(payment.failure_reason, stamp, contract_id)
+        _CONTRACT_FAILED.execute(stamp, contract_id)
         status.move(proposal, Trigger.DISBURSEMENT_FAILS, source="actor", details={"reason": payment.failure_reason})
         money_path.track(proposal, contract_id)
+
+
+# The payment's writes, rendered once (models/db/compiled.py). Each value is converted by the
+# column it goes to, as peewee does.
+_STORE_APPLICATION: Compiled[Contract] = Compiled(
+    lambda application_id, ccb_number, contract_id: Contract.update(
+        funding_application_id=application_id, issuer_application_id=ccb_number
+    ).where(Contract.id == contract_id),
+    Contract.funding_application_id,
+    Contract.issuer_application_id,
+    str,
+)
+_REQUESTED: Compiled[Disbursement] = Compiled(
+    lambda application_id, at, disbursement_id: Disbursement.update(
+        status=DisbursementStatus.REQUESTED,
+        funding_application_id=application_id,
+        attempts=Disbursement.attempts + 1,
+        updated_at=at,
+    ).where(Disbursement.id == disbursement_id),
+    Disbursement.funding_application_id,
+    Disbursement.updated_at,
+    int,
+)
+# Only a payment not yet recorded PAID: its row count tells record whether this run recorded it.
+_PAID: Compiled[Disbursement] = Compiled(
+    lambda paid_at, amount, at, contract_id: Disbursement.update(
+        status=DisbursementStatus.PAID, paid_at=paid_at, amount=amount, updated_at=at
+    ).where(Disbursement.contract == contract_id, Disbursement.status != DisbursementStatus.PAID),
+    Disbursement.paid_at,
+    Disbursement.amount,
+    Disbursement.updated_at,
+    str,
+)
+_ISSUED: Compiled[Contract] = Compiled(
+    lambda amount, paid_at, at, contract_id: Contract.update(
+        status=ContractStatus.ISSUED, disbursement_amount=amount, disbursement_paid_at=paid_at, updated_at=at
+    ).where(Contract.id == contract_id),
+    Contract.disbursement_amount,
+    Contract.disbursement_paid_at,
+    Contract.updated_at,
+    str,
+)
+_FAILED: Compiled[Disbursement] = Compiled(
+    lambda reason, at, contract_id: Disbursement.update(
+        status=DisbursementStatus.FAILED, last_error=reason, updated_at=at
+    ).where(Disbursement.contract == contract_id),
+    Disbursement.last_error,
+    Disbursement.updated_at,
+    str,
+)
+_CONTRACT_FAILED: Compiled[Contract] = Compiled(
+    lambda at, contract_id: Contract.update(status=ContractStatus.DISBURSEMENT_FAILED, updated_at=at).where(
+        Contract.id == contract_id
+    ),
+    Contract.updated_at,
+    str,
+)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, time
 
+from models.db.compiled import Compiled
 from models.db.contracts import Contract
 from models.domain.clock import SAO_PAULO, now, to_utc
 from models.domain.lifecycles import ContractStatus
@@ -21,6 +22,7 @@ from models.domain.status_machine import DISBURSABLE_STATUSES, Trigger, can
 from models.domain.statuses import Status
 from models.external.endorsement import Endorsement, EndorsementRequest
 from models.external.fraud import FraudAnalysis, FraudCase
+from models.services.contract.with_proposal import contract_with_proposal
 from models.services.money_path import tracking as money_path
 from models.services.money_path.tracking import ENDORSEMENT_ROUTE, FRAUD_REVIEW_ROUTE
 from models.services.platform import proposal_status as status
@@ -51,7 +53,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
     (``post_signature_route``): a redelivered message follows the record (endorsement is enqueued
     again, idempotent) and never asks the fraud provider again.
     """
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status and the fraud case's name
     if contract is None or contract.proposal.status != Status.SIGNED.value:
         return
     reason = None
@@ -64,7 +66,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
         route = Contract.get_by_id(contract_id).post_signature_route  # read under the lock
         if route is None:
             route = FRAUD_REVIEW_ROUTE if reason is not None else ENDORSEMENT_ROUTE
-            Contract.update(post_signature_route=route, updated_at=now()).where(Contract.id == contract_id).execute()
+            _RECORD_ROUTE.execute(route, now(), contract_id)
             if route == FRAUD_REVIEW_ROUTE:
                 status.move(proposal, Trigger.FRAUD_REVIEW, source="actor", details={"reason": reason})
                 enqueue(ActorName.RUN_FRAUD_ANALYSIS, contract_id)
@@ -75,7 +77,7 @@ def route_signed(contract_id: str, *, fraud: FraudAnalysis, fraud_settings: Frau
 
 def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
     """PENDING_ANALYSIS -> ANALYSIS_APPROVED (endorsement follows) or ANALYSIS_REPROVED (closed)."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal: the status and the fraud case's name
     if contract is None or contract.proposal.status != Status.PENDING_ANALYSIS.value:
         return
     approved, reason = fraud.decide(_case(contract))
@@ -88,9 +90,7 @@ def decide_fraud(contract_id: str, *, fraud: FraudAnalysis) -> None:
             enqueue(ActorName.ENDORSE_CONTRACT, contract_id)
         else:
             status.move(proposal, Trigger.FRAUD_REPROVED, source="actor", details={"reason": reason})
-            Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=now()).where(
-                Contract.id == contract_id
-            ).execute()
+            _REPROVED.execute(now(), contract_id)
             enqueue(ActorName.RELEASE_CONTRACT, contract_id)
         money_path.track(proposal, contract_id)
 
@@ -103,7 +103,7 @@ def endorse(
     disbursement_settings: DisbursementSettings,
 ) -> None:
     """Register the contract in the payroll system, or defer past the maintenance window."""
-    contract = Contract.get_or_none(Contract.id == contract_id)
+    contract = contract_with_proposal(contract_id)  # its proposal's status
     if contract is None or contract.proposal.status not in DISBURSABLE_STATUSES:
         return
     at = now()
@@ -136,9 +136,7 @@ def endorse(
         proposal = locked_proposal(contract.proposal_id)
         if proposal.status not in DISBURSABLE_STATUSES:
             return
-        Contract.update(endorsement_id=endorsement_id, endorsed_at=contract.endorsed_at or at, updated_at=at).where(
-            Contract.id == contract_id
-        ).execute()
+        _ENDORSED.execute(endorsement_id, contract.endorsed_at or at, at, contract_id)
         pay_at = payment_time(
             Contract.get_by_id(contract_id), at=proposal_now(proposal), disbursement_settings=disbursement_settings
         )
@@ -154,6 +152,34 @@ def endorse(
             dedup_key=f"disburse:{contract_id}:{pay_at.isoformat()}",
         )
         money_path.track(proposal, contract_id, due_at=deliver_at)
+
+
+# The steps' contract writes, rendered once (models/db/compiled.py); each value is converted by
+# its column, as peewee does.
+_RECORD_ROUTE: Compiled[Contract] = Compiled(
+    lambda route, at, contract_id: Contract.update(post_signature_route=route, updated_at=at).where(
+        Contract.id == contract_id
+    ),
+    Contract.post_signature_route,
+    Contract.updated_at,
+    str,
+)
+_REPROVED: Compiled[Contract] = Compiled(
+    lambda at, contract_id: Contract.update(status=ContractStatus.ANALYSIS_REPROVED, updated_at=at).where(
+        Contract.id == contract_id
+    ),
+    Contract.updated_at,
+    str,
+)
+_ENDORSED: Compiled[Contract] = Compiled(
+    lambda endorsement_id, endorsed_at, at, contract_id: Contract.update(
+        endorsement_id=endorsement_id, endorsed_at=endorsed_at, updated_at=at
+    ).where(Contract.id == contract_id),
+    Contract.endorsement_id,
+    Contract.endorsed_at,
+    Contract.updated_at,
+    str,
+)
 
 
 def payment_time(

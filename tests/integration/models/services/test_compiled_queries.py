@@ -1,5 +1,5 @@
 """The services' queries rendered once (models/db/compiled.py): each renders on this backend, and
-the reads and writes whose rows depend on ordering, NULLs or the length of a list answer as
+the reads and writes whose rows depend on ordering, NULLs, a join or the length of a list answer as
 peewee's own queries did."""
 
 from __future__ import annotations
@@ -9,13 +9,20 @@ import pkgutil
 from datetime import timedelta
 
 from models import services
+from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
 from models.db.compiled import Compiled
 from models.db.contact import ContactToken
+from models.db.database import db
+from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
 from models.services.banking.disbursement_data import supersede_pending
+from models.services.contract import signature
+from models.services.contract.with_proposal import contract_with_proposal
+from models.services.credit import analysis_runner
 from models.services.credit.contact import _active_token
+from models.services.credit.offers import store_offers
 from models.services.credit.simulation import simulation_offers
 from models.services.platform.unit_of_work import unit_of_work
 from tests import builders
@@ -86,3 +93,72 @@ def test_a_new_submission_supersedes_every_pending_one_of_its_proposal_and_only_
         supersede_pending(two.id)  # two: peewee's UPDATE of the list
     assert states(alone, done) == [("SUPERSEDED", True), ("DONE", False)]
     assert states(first, second, elsewhere) == [("SUPERSEDED", True), ("SUPERSEDED", True), ("PENDING", False)]
+
+
+def test_a_contract_comes_with_its_proposal_in_one_statement_and_a_missing_one_is_none(app, monkeypatch):
+    proposal = builders.pre_accepted_proposal(status="SIGNED")
+    contract = builders.contract(proposal, status="SIGNED")
+    sent: list[str] = []
+    original = db.obj.execute_sql
+
+    def counting(sql, params=None, *args, **kwargs):
+        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
+            sent.append(sql)
+        return original(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(db.obj, "execute_sql", counting)
+    read = contract_with_proposal(contract.id)
+    assert (read.id, read.proposal_id, read.status) == (contract.id, proposal.id, "SIGNED")
+    assert (read.proposal.id, read.proposal.status, read.proposal.full_name) == (
+        proposal.id,
+        "SIGNED",
+        "MARIA DA SILVA",
+    )
+    assert len(sent) == 1, sent  # the proposal came with the contract: no lazy load
+    assert contract_with_proposal("00000000-0000-4000-8000-00000000dead") is None
+
+
+def test_stored_offers_supersede_the_proposal_s_active_ones_but_the_kept_one(app):
+    proposal, other = builders.proposal(path=("TOKEN_SENT",)), builders.proposal(path=("TOKEN_SENT",))
+    long_ago = now() - timedelta(days=3)
+    kept, active = builders.offer(proposal), builders.offer(proposal)
+    old, elsewhere = builders.offer(proposal, superseded_at=long_ago), builders.offer(other)
+
+    def superseded() -> dict[str, object]:
+        rows = Offer.select().where(Offer.id.in_([kept.id, active.id, old.id, elsewhere.id]))
+        return {row.id: row.superseded_at for row in rows}
+
+    with unit_of_work():
+        store_offers(Proposal.get_by_id(proposal.id), [], source="simulation", keep_id=kept.id)
+    first = superseded()
+    assert first[kept.id] is None and first[active.id] is not None and first[elsewhere.id] is None
+    assert first[old.id] == long_ago  # already superseded: its time stays
+    with unit_of_work():
+        store_offers(Proposal.get_by_id(proposal.id), [], source="analysis")  # nothing kept
+    second = superseded()
+    assert second[kept.id] is not None and second[active.id] == first[active.id] and second[elsewhere.id] is None
+
+
+def test_an_analysis_outcome_is_written_once_with_its_own_columns(app):
+    analysis = builders.analysis_in_progress()
+    proposal = Proposal.get_by_id(analysis.proposal_id)
+    with unit_of_work():
+        assert analysis_runner._finish(
+            analysis, proposal, "REJECTED", rejection_reason="AGE", available_margin=None, margin_snapshot=None
+        )
+        assert not analysis_runner._finish(  # finished already: another outcome changes nothing
+            analysis, proposal, "FAILED", error_code="X", retryable=True, margin_snapshot=None, engine_result={}
+        )
+    stored = CreditAnalysis.get_by_id(analysis.id)
+    assert (stored.outcome, stored.rejection_reason, stored.error_code, stored.retryable) == (
+        "REJECTED",
+        "AGE",
+        None,
+        False,
+    )
+    assert stored.finished_at is not None  # the proposal's now, when not given
+
+
+def test_a_signing_result_of_an_unknown_process_finds_no_contract(app):
+    with unit_of_work():
+        assert signature._open_contract("no-such-process") is None

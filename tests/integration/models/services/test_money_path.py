@@ -168,6 +168,19 @@ def test_a_paid_answer_is_kept_when_the_proposal_can_no_longer_move(caplog):
     assert Proposal.get_by_id(proposal.id).status == "CANCELED"
 
 
+def test_a_payment_recorded_paid_is_not_recorded_again(caplog):
+    _, contract = on_money_path("CANCELED")
+    builders.disbursement(contract, status="REQUESTED", paid_at=None)
+    payment.record(contract.id, Payment("PAID", Decimal("5000.00"), now()))
+    first = Disbursement.get(Disbursement.contract == contract.id)
+    caplog.clear()  # the first record's ALERT
+    with caplog.at_level(logging.ERROR):
+        payment.record(contract.id, Payment("PAID", Decimal("4000.00"), now() + timedelta(minutes=1)))
+    again = Disbursement.get(Disbursement.contract == contract.id)
+    assert (again.status, again.amount, again.paid_at) == ("PAID", Decimal("5000.00"), first.paid_at)
+    assert not any(r.getMessage().startswith("ALERT payment of contract") for r in caplog.records)
+
+
 def test_a_status_event_whose_message_was_lost_is_recorded_and_re_driven():
     mp, hooks = settings().money_path, settings().webhooks
     with freezegun.freeze_time(T0) as frozen:
