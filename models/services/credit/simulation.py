@@ -184,7 +184,7 @@ def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
     return Simulation.get_by_id(simulation_id)
 
 
-# The wait's poll, rendered once (models/db/compiled.py): the same SQL as peewee's scalar().
+# The wait's poll, rendered once (models/db/compiled.py): the row scalar() read (one, by key).
 _STATUS_OF: Compiled[Simulation] = Compiled(
     lambda simulation_id: Simulation.select(Simulation.status).where(Simulation.id == simulation_id), str
 )
