@@ -134,7 +134,8 @@ def _finish(analysis: CreditAnalysis, proposal: Proposal, outcome: str, **fields
     proposal's now unless given."""
     fields.setdefault("finished_at", proposal_now(proposal))
     names = tuple(sorted(fields))
-    updated = _FINISH[names].execute(outcome, *(fields[name] for name in names), analysis.id)
+    statement = _FINISH.get(names) or _FINISH.setdefault(names, _finishing(*names))  # a new set: built once
+    updated = statement.execute(outcome, *(fields[name] for name in names), analysis.id)
     if updated:  # the hybrid wait (analysis_reads.await_analysis), whether or not the status moves
         notify(wake_key(proposal.id))
     return updated == 1
@@ -154,8 +155,9 @@ def _finishing(*names: str) -> Compiled[CreditAnalysis]:
 
 
 # Each outcome writes its own columns, so its UPDATE has its own SQL: one rendered once
-# (models/db/compiled.py) per set _finish is given, keyed by the sorted column names. A new set of
-# columns needs its entry here.
+# (models/db/compiled.py) per set _finish is given, keyed by the sorted column names. The four
+# outcomes' sets are built here (so the compiled-queries test renders them); any other set is
+# built on its first use.
 _FINISH: dict[tuple[str, ...], Compiled[CreditAnalysis]] = {
     names: _finishing(*names)
     for names in (

@@ -159,6 +159,15 @@ def test_an_analysis_outcome_is_written_once_with_its_own_columns(app):
     assert stored.finished_at is not None  # the proposal's now, when not given
 
 
+def test_an_outcome_with_columns_no_outcome_writes_yet_is_written_all_the_same(app):
+    analysis = builders.analysis_in_progress()
+    proposal = Proposal.get_by_id(analysis.proposal_id)
+    with unit_of_work():  # a set of columns none of the four outcomes gives: built on first use
+        assert analysis_runner._finish(analysis, proposal, "FAILED", error_code="CRA-INT-001")
+    stored = CreditAnalysis.get_by_id(analysis.id)
+    assert (stored.outcome, stored.error_code, stored.finished_at is not None) == ("FAILED", "CRA-INT-001", True)
+
+
 def test_a_signing_result_of_an_unknown_process_finds_no_contract(app):
     with unit_of_work():
         assert signature._open_contract("no-such-process") is None
