@@ -171,3 +171,51 @@ def _slot(value: object, markers: list) -> int | None:
         if type(value) is type(marker) and value == marker:
             return index
     return None
+
+
+class CompiledUpdate:
+    """``CompiledUpdate(Model, where, *kinds)``: an UPDATE of ``Model`` whose SET columns vary by
+    call (an analysis outcome's own columns, a destination saved or cleared), on the rows
+    ``where(*arguments)`` selects; ``execute({"column": value, ...}, *arguments)`` runs it.
+
+    Each set of columns is its own SQL, so each gets its own ``Compiled`` (values converted by their
+    columns, as peewee does): the sets named in ``shapes`` are built here (listed by
+    ``statements()``, so they can be checked like any other), any other on its first use. The set
+    is keyed by its sorted column names, so the order of the dict's keys does not matter."""
+
+    def __init__(
+        self,
+        model: type[peewee.Model],
+        where: Callable[..., peewee.Expression],
+        *kinds: Kind,
+        shapes: tuple[tuple[str, ...], ...] = (),
+    ) -> None:
+        self._model, self._where, self._kinds = model, where, kinds
+        self._by_columns: dict[tuple[str, ...], Compiled] = {}
+        for names in shapes:
+            self._statement(tuple(sorted(names)))
+
+    def execute(self, values: dict[str, Any], *arguments: Any) -> int:
+        """Set ``values`` on the rows ``where(*arguments)`` selects; the number of rows changed."""
+        names = tuple(sorted(values))
+        return self._statement(names).execute(*(values[name] for name in names), *arguments)
+
+    def statements(self) -> list[Compiled]:
+        """The statements built so far, one per set of columns."""
+        return list(self._by_columns.values())
+
+    def _statement(self, names: tuple[str, ...]) -> Compiled:
+        statement = self._by_columns.get(names)
+        if statement is None:  # setdefault: two threads building the same set keep one of them
+            statement = self._by_columns.setdefault(names, self._compile(names))
+        return statement
+
+    def _compile(self, names: tuple[str, ...]) -> Compiled:
+        columns = [self._model._meta.fields[name] for name in names]
+
+        def build(*arguments: Any) -> peewee.Query:
+            values, where_arguments = arguments[: len(columns)], arguments[len(columns) :]
+            return self._model.update(dict(zip(columns, values, strict=True))).where(self._where(*where_arguments))
+
+        build.__qualname__ = f"{self._model.__name__} UPDATE of {', '.join(names)}"
+        return Compiled(build, *columns, *self._kinds)

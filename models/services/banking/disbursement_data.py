@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.db.banking import BankDataSubmission
-from models.db.compiled import Compiled
+from models.db.compiled import Compiled, CompiledUpdate
 from models.db.proposals import Proposal
 from models.domain.clock import now
 from models.domain.errors import ValidationFailed
@@ -113,23 +113,14 @@ _NO_DESTINATION: dict[str, object] = dict(
 )
 
 
-def _destination_update(names: tuple[str, ...]) -> Compiled[Proposal]:
-    """The UPDATE of these columns of one proposal (their values, then its id), rendered once
-    (models/db/compiled.py)."""
-    columns = [Proposal._meta.fields[name] for name in names]
-
-    def build(*arguments):
-        *values, proposal_id = arguments
-        return Proposal.update(dict(zip(columns, values, strict=True))).where(Proposal.id == proposal_id)
-
-    return Compiled(build, *columns, str)
-
-
-# The two shapes saved: a confirmed destination (every destination column) and its clearing by a
-# new submission (the same columns and updated_at).
-_DESTINATION_UPDATES = {
-    names: _destination_update(names) for names in (tuple(_NO_DESTINATION), (*_NO_DESTINATION, "updated_at"))
-}
+# The destination's writes, rendered once (models/db/compiled.py): a confirmed destination (every
+# destination column) and its clearing by a new submission (the same columns and updated_at).
+_DESTINATION = CompiledUpdate(
+    Proposal,
+    lambda proposal_id: Proposal.id == proposal_id,
+    str,
+    shapes=(tuple(_NO_DESTINATION), (*_NO_DESTINATION, "updated_at")),
+)
 _TOUCH: Compiled[Proposal] = Compiled(
     lambda at, proposal_id: Proposal.update(updated_at=at).where(Proposal.id == proposal_id), Proposal.updated_at, str
 )
@@ -138,7 +129,7 @@ _TOUCH: Compiled[Proposal] = Compiled(
 def _save_destination(proposal: Proposal, fields: dict) -> None:
     for name, value in fields.items():
         setattr(proposal, name, value)
-    _DESTINATION_UPDATES[tuple(fields)].execute(*fields.values(), proposal.id)
+    _DESTINATION.execute(fields, proposal.id)
 
 
 def clear_destination(proposal: Proposal) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.db.analysis import CreditAnalysis
-from models.db.compiled import Compiled
+from models.db.compiled import CompiledUpdate
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.analysis_rules import automatic_retry_allowed
@@ -133,35 +133,20 @@ def _finish(analysis: CreditAnalysis, proposal: Proposal, outcome: str, **fields
     """Write the outcome if nobody else did (inside the caller's unit of work), finished at the
     proposal's now unless given."""
     fields.setdefault("finished_at", proposal_now(proposal))
-    names = tuple(sorted(fields))
-    statement = _FINISH.get(names) or _FINISH.setdefault(names, _finishing(*names))  # a new set: built once
-    updated = statement.execute(outcome, *(fields[name] for name in names), analysis.id)
+    updated = _FINISH.execute({"outcome": outcome, **fields}, analysis.id)
     if updated:  # the hybrid wait (analysis_reads.await_analysis), whether or not the status moves
         notify(wake_key(proposal.id))
     return updated == 1
 
 
-def _finishing(*names: str) -> Compiled[CreditAnalysis]:
-    """_finish's UPDATE of the outcome and the columns ``names`` (their values in that order)."""
-    columns = [CreditAnalysis._meta.fields[name] for name in names]
-
-    def build(outcome, *arguments):
-        *values, analysis_id = arguments
-        return CreditAnalysis.update(
-            {CreditAnalysis.outcome: outcome, **dict(zip(columns, values, strict=True))}
-        ).where(CreditAnalysis.id == analysis_id, CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS)
-
-    return Compiled(build, CreditAnalysis.outcome, *columns, str)
-
-
-# Each outcome writes its own columns, so its UPDATE has its own SQL: one rendered once
-# (models/db/compiled.py) per set _finish is given, keyed by the sorted column names. The four
-# outcomes' sets are built here (so the compiled-queries test renders them); any other set is
-# built on its first use.
-_FINISH: dict[tuple[str, ...], Compiled[CreditAnalysis]] = {
-    names: _finishing(*names)
-    for names in (
-        tuple(sorted(shape))
+# Each outcome writes its own columns, so its UPDATE has its own SQL, rendered once
+# (models/db/compiled.py): the four outcomes' sets are built here, any other on its first use.
+_FINISH = CompiledUpdate(
+    CreditAnalysis,
+    lambda analysis_id: (CreditAnalysis.id == analysis_id) & (CreditAnalysis.outcome == AnalysisOutcome.IN_PROGRESS),
+    str,
+    shapes=tuple(
+        ("outcome", *shape)
         for shape in (
             (  # _approve
                 "available_margin",
@@ -188,8 +173,8 @@ _FINISH: dict[tuple[str, ...], Compiled[CreditAnalysis]] = {
                 "finished_at",
             ),
         )
-    )
-}
+    ),
+)
 
 
 def run(

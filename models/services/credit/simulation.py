@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import peewee
-
 from models.db.analysis import Offer
-from models.db.compiled import Compiled
+from models.db.compiled import Compiled, CompiledUpdate
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.db.simulations import Simulation
@@ -118,10 +116,8 @@ def run(simulation_id: str, *, pricing_settings: PricingSettings) -> None:
 
 
 def _finish(simulation: Simulation, status: SimulationStatus, *, in_unit: bool = False, **fields) -> bool:
-    ((name, value),) = fields.items()  # the one column of this end: error or offer_ids
-
     def write() -> bool:
-        updated = _FINISH[name].execute(status, now(), value, simulation.id)
+        updated = _FINISH.execute({"status": status, "finished_at": now(), **fields}, simulation.id)
         notify(wake_key(simulation.proposal_id))
         return updated == 1
 
@@ -131,28 +127,14 @@ def _finish(simulation: Simulation, status: SimulationStatus, *, in_unit: bool =
         return write()
 
 
-def _finishing(column: peewee.Field) -> Compiled[Simulation]:
-    """_finish's UPDATE of a PENDING simulation: its status, when it finished and ``column``."""
-    return Compiled(
-        lambda status, at, value, simulation_id: Simulation.update(
-            {
-                Simulation.status: status,
-                Simulation.finished_at: at,
-                column: value,
-            }
-        ).where(Simulation.id == simulation_id, Simulation.status == SimulationStatus.PENDING),
-        Simulation.status,
-        Simulation.finished_at,
-        column,
-        str,
-    )
-
-
-# A failure writes its error, a success its offers: one UPDATE rendered once (models/db/compiled.py) each.
-_FINISH: dict[str, Compiled[Simulation]] = {
-    "error": _finishing(Simulation.error),
-    "offer_ids": _finishing(Simulation.offer_ids),
-}
+# A failure writes its error, a success its offers: each end's UPDATE of a PENDING simulation,
+# rendered once (models/db/compiled.py).
+_FINISH = CompiledUpdate(
+    Simulation,
+    lambda simulation_id: (Simulation.id == simulation_id) & (Simulation.status == SimulationStatus.PENDING),
+    str,
+    shapes=(("status", "finished_at", "error"), ("status", "finished_at", "offer_ids")),
+)
 
 
 def simulation_offers(simulation: Simulation) -> list[Offer]:

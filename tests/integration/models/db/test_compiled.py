@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from models.db.compiled import Compiled
+from models.db.compiled import Compiled, CompiledUpdate
 from models.db.proposals import Proposal, StatusChange
 from tests import builders
 
@@ -106,3 +108,27 @@ def test_a_model_row_s_json_columns_are_decoded_when_first_read_and_written_back
         str,
     )
     assert as_dicts.first("d-json") == {"payload": payload}  # not a model row: decoded as read
+
+
+_CONTACT = CompiledUpdate(Proposal, lambda proposal_id: Proposal.id == proposal_id, str, shapes=(("email", "phone"),))
+
+
+def test_an_update_of_varying_columns_is_one_statement_per_set_whatever_the_order_of_its_keys(app):
+    first = builders.proposal(path=("TOKEN_SENT",))
+    second = builders.proposal(path=("TOKEN_SENT",), cpf="11144477735", phone="11988887777")
+    assert len(_CONTACT.statements()) == 1  # the set named at construction
+    assert _CONTACT.execute({"phone": "11900001111", "email": "a@example.com"}, first.id) == 1
+    assert len(_CONTACT.statements()) == 1  # the same set in another order
+    assert _CONTACT.execute({"full_name": "JOANA SOUZA"}, second.id) == 1  # another set: built now
+    assert len(_CONTACT.statements()) == 2
+    assert _CONTACT.execute({"full_name": "NOBODY"}, "no-such-proposal") == 0
+    first, second = Proposal.get_by_id(first.id), Proposal.get_by_id(second.id)
+    assert (first.email, first.phone, first.full_name) == ("a@example.com", "11900001111", first.full_name)
+    assert (second.full_name, second.phone) == ("JOANA SOUZA", "11988887777")
+
+
+def test_an_update_of_varying_columns_converts_each_value_by_its_column(app):
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    later = proposal.updated_at + timedelta(minutes=5)
+    assert _CONTACT.execute({"updated_at": later}, proposal.id) == 1
+    assert Proposal.get_by_id(proposal.id).updated_at == later

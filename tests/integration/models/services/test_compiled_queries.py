@@ -11,7 +11,7 @@ from datetime import timedelta
 from models import services
 from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
-from models.db.compiled import Compiled
+from models.db.compiled import Compiled, CompiledUpdate
 from models.db.contact import ContactToken
 from models.db.database import db
 from models.db.proposals import Proposal
@@ -32,7 +32,12 @@ def _compiled_queries():
     for module_info in pkgutil.walk_packages(services.__path__, f"{services.__name__}."):
         module = importlib.import_module(module_info.name)
         for name, value in vars(module).items():
-            values = value.values() if isinstance(value, dict) else (value,)
+            if isinstance(value, dict):
+                values = value.values()
+            elif isinstance(value, CompiledUpdate):
+                values = value.statements()
+            else:
+                values = (value,)
             for query in values:
                 if isinstance(query, Compiled):
                     yield f"{module_info.name}.{name}", query
@@ -45,6 +50,7 @@ def test_every_compiled_query_of_the_services_renders_on_this_backend(app):
         names.append(name)
     assert "models.services.contract.signature._SIGNED" in names
     assert "models.services.credit.simulation._OFFERS_WITH_IDS" in names
+    assert names.count("models.services.credit.analysis_runner._FINISH") >= 4  # an UPDATE per outcome
 
 
 def test_the_active_token_is_the_newest_unused_one_the_latest_id_breaking_a_tie(app):
