@@ -297,9 +297,7 @@ def _finish(
     # recorded event can have one: a run of its own recorded it before holding it.
     if waiting.recorded_delivery_id is not None:
         cancel_scheduled_series(ActorName.DELIVER_STATUS_CHANGE, _hold_key(waiting.id))
-    recorded = status_events.record(waiting.id, claim_lease_seconds=_lease(settings), read=waiting)
-    if recorded is None:
-        return None
+    recorded = status_events.record_waiting(waiting, claim_lease_seconds=_lease(settings))
     following, partner = recorded.delivery, recorded.partner
     # A partner without a URL: the caller records the skip. Otherwise the attempt is claimed (by
     # the INSERT when this recorded it); a run of the event's own that claimed it meanwhile (a

@@ -119,11 +119,7 @@ class Recorded(NamedTuple):
 
 
 def record(
-    status_change_id: int,
-    *,
-    claim_lease_seconds: float | None = None,
-    check_order: bool = False,
-    read: StatusChange | None = None,
+    status_change_id: int, *, claim_lease_seconds: float | None = None, check_order: bool = False
 ) -> Recorded | None:
     """Create the delivery row for a change (idempotent: redelivery finds the existing row).
 
@@ -131,15 +127,27 @@ def record(
     first attempt's claim (``deliveries.claim``'s values: one attempt, the round started now, the
     lease), so the attempt needs no UPDATE of its own; with ``check_order`` too, only when no
     earlier event of the proposal is pending (``earlier_pending``, checked before the insert). A
-    row found in place is returned as it is, unclaimed. ``read``: the change already read with its
-    parties (``next_waiting_change``), so none is read again."""
-    if read is not None and not check_order:
-        found: tuple[StatusChange, Proposal, Partner] | None = _parties_of(read)
-    else:
-        found = _change_and_parties(status_change_id, check_order=check_order)
+    row found in place is returned as it is, unclaimed."""
+    found = _change_and_parties(status_change_id, check_order=check_order)
     if found is None:
         return None
-    change, proposal, partner = found
+    return _record(*found, claim_lease_seconds=claim_lease_seconds, check_order=check_order)
+
+
+def record_waiting(change: StatusChange, *, claim_lease_seconds: float) -> Recorded:
+    """``record`` of the change ``next_waiting_change`` returned: it was read with its proposal and
+    partner, so recording it is the INSERT alone."""
+    return _record(*_parties_of(change), claim_lease_seconds=claim_lease_seconds)
+
+
+def _record(
+    change: StatusChange,
+    proposal: Proposal,
+    partner: Partner,
+    *,
+    claim_lease_seconds: float | None,
+    check_order: bool = False,
+) -> Recorded:
     key = f"{proposal.id}:{change.new_status}:{change.sequence}"
     delivery = WebhookDelivery(
         kind="status",
@@ -272,7 +280,7 @@ def next_waiting_change(delivery: WebhookDelivery) -> StatusChange | None:
     message because this one was unfinished: see ``predecessor_unfinished``). One already
     attempted is not handed over: its own run claimed it (it is being sent, or retrying on its
     schedule). The change carries ``recorded_delivery_id`` (None when not recorded) and its
-    proposal and partner, for ``record(..., read=change)``."""
+    proposal and partner, for ``record_waiting``."""
     change = _NEXT_WAITING.first(delivery.proposal_id, delivery.sequence)
     if change is not None:
         recorded = getattr(change, "waiting_delivery", None)  # None or all-NULL: the outer join found none

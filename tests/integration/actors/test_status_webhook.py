@@ -368,7 +368,7 @@ def test_the_handed_over_event_is_recorded_from_the_read_that_found_it(
 
     with unit_of_work():
         monkeypatch.setattr(db.obj, "execute_sql", counting)
-        recorded = status_events.record(waiting.id, claim_lease_seconds=35, read=waiting)
+        recorded = status_events.record_waiting(waiting, claim_lease_seconds=35)
         monkeypatch.undo()
     assert len(sent) == 1, sent  # the INSERT (an EXECUTE of its prepared statement on PostgreSQL)
     assert WebhookDelivery.get_by_id(recorded.delivery.id).sequence == 2
