@@ -18,7 +18,7 @@ from models.db.money_path import MoneyPathStep
 from models.domain.clock import now
 from models.domain.money_path import RedrivePolicy, Step, alarming, next_attempt_at, step_for
 from models.services.contract.generation import latest_contract
-from models.services.money_path.tracking import SIGNATURE_FINISHED, facts_of, finished_signature_result
+from models.services.money_path.tracking import SIGNATURE_FINISHED, facts_of, finish_record, finished_signature_result
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import locked_proposal_or_none
 from models.services.platform.periodic import next_slot
@@ -82,10 +82,7 @@ def redrive(proposal_id: str, *, money_path_settings: MoneyPathSettings, forced:
         at = now()
         step = step_for(facts_of(proposal, contract)) if proposal is not None and contract is not None else None
         if step is None or contract is None:
-            if row is not None and row.finished_at is None:
-                MoneyPathStep.update(finished_at=at, updated_at=at).where(
-                    MoneyPathStep.proposal_id == proposal_id
-                ).execute()
+            finish_record(row, at)
             return None
         if row is None or row.finished_at is not None or row.step != step or row.contract_id != contract.id:
             # The facts moved on without the record (or it never had one): start the step's record now

@@ -64,11 +64,15 @@ def facts_of(proposal: Proposal, contract: Contract) -> StepFacts:
     return _facts(proposal, contract, received)
 
 
+# signature_result_key's text around the process id, for the same key built in SQL from the column.
+_RESULT_KEY_PREFIX, _RESULT_KEY_SUFFIX = signature_result_key("\x00").split("\x00")
+
+
 def _facts_and_record_query(contract_id, proposal_id):
     finished_result = OutboxMessage.select(OutboxMessage.id).where(
         OutboxMessage.dedup_key
-        == peewee.Value("esign:").concat(Contract.unico_process_id).concat(f":{SIGNATURE_FINISHED}")
-    )  # signature_result_key(process_id), on the contract's column
+        == peewee.Value(_RESULT_KEY_PREFIX).concat(Contract.unico_process_id).concat(_RESULT_KEY_SUFFIX)
+    )
     return (
         Contract.select(
             Contract.id,
@@ -107,8 +111,7 @@ def track(proposal: Proposal, contract_id: str, *, due_at: datetime | None = Non
     step = step_for(_facts(proposal, contract, received))
     at = now()
     if step is None:
-        if row is not None and row.finished_at is None:
-            _FINISH.execute(at, at, proposal.id)
+        finish_record(row, at)
         return None
     same = row is not None and row.finished_at is None and row.step == step and row.contract_id == contract_id
     if same and due_at is None:
@@ -143,6 +146,12 @@ _RESTART: Compiled[MoneyPathStep] = Compiled(
     MoneyPathStep.due_at,
     str,
 )
+
+
+def finish_record(row: MoneyPathStep | None, at: datetime) -> None:
+    """End the proposal's record, when it has one still open: nothing on the path is left to do."""
+    if row is not None and row.finished_at is None:
+        _FINISH.execute(at, at, row.proposal_id)
 
 
 # The record's end (a step that ends the path), rendered once as well.
