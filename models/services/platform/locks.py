@@ -59,9 +59,11 @@ def _locking(query, of=None):
 
 
 def proposal_lock_query(proposal_id):
-    """The proposal's locking read with its id alone, for a statement that takes the lock along
-    with other work (``webhooks.deliveries.finish_under_proposal_lock``; PostgreSQL)."""
-    return _locking(Proposal.select(Proposal.id).where(Proposal.id == proposal_id))
+    """The proposal's locking read with its id and status sequence alone, for a statement that
+    takes the lock along with other work (``webhooks.deliveries.finish_under_proposal_lock``;
+    PostgreSQL). A locking read that waited returns the row as its holder committed it, so the
+    sequence is the proposal's latest, and no other move can commit until this transaction ends."""
+    return _locking(Proposal.select(Proposal.id, Proposal.status_sequence).where(Proposal.id == proposal_id))
 
 
 _LOCK_ONLY: Compiled[Proposal] = Compiled(lambda proposal_id: proposal_lock_query(proposal_id).limit(1), str)

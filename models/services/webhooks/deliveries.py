@@ -214,8 +214,8 @@ def _finish_values(delivery: WebhookDelivery, status: DeliveryStatus, error: str
 
 
 def _finish_under_proposal_lock_query(status: DeliveryStatus, with_attempt: bool) -> Compiled:
-    """The proposal's locking read (its id), the finishing UPDATE and the attempt's INSERT
-    (``with_attempt``) as one statement returning the proposal's id. Arguments: the proposal's id,
+    """The proposal's locking read, the finishing UPDATE and the attempt's INSERT (``with_attempt``)
+    as one statement returning the proposal's status sequence. Arguments: the proposal's id,
     then the finishing UPDATE's (``_finish_kinds``), then the attempt's values (``_ATTEMPT_KINDS``)."""
     finish_kinds = _finish_kinds(status)
 
@@ -225,7 +225,7 @@ def _finish_under_proposal_lock_query(status: DeliveryStatus, with_attempt: bool
         ctes = [locked, _finish_update(status, *finish_args).cte("finished")]
         if with_attempt:
             ctes.append(_record_attempt_query(finish_args[1], *attempt).cte("attempt"))
-        return locked.select_from(locked.c.id).with_cte(*ctes).tuples()
+        return locked.select_from(locked.c.status_sequence).with_cte(*ctes).tuples()
 
     return Compiled(build, str, *finish_kinds, *(_ATTEMPT_KINDS if with_attempt else ()))
 
@@ -239,19 +239,21 @@ _FINISH_UNDER_PROPOSAL_LOCK = {
 
 def finish_under_proposal_lock(
     delivery: WebhookDelivery, status: DeliveryStatus, *, error: str | None = None, attempt: Attempt | None = None
-) -> bool:
+) -> int | None:
     """``record_attempt`` (when ``attempt`` is given) and ``finish`` of a status delivery, with
     its proposal's row lock taken in the same statement: one round trip instead of three
-    (PostgreSQL only). False when the proposal is gone: the caller rolls the transaction back, as a
-    failed lock would have.
+    (PostgreSQL only). Returns the proposal's latest status sequence, read by the lock; None when
+    the proposal is gone: the caller rolls the transaction back, as a failed lock would have.
 
     Why one statement is enough: what the lock orders with is the commit of this transaction, and
-    nothing here reads what another transaction wrote; the caller's reads that must see the
+    nothing here reads what another transaction wrote but the locked row itself, which a locking
+    read returns as its last writer committed it; the caller's other reads that must see the
     writers the lock waited for come in a later statement."""
     args = (delivery.proposal_id, *_finish_values(delivery, status, error))
     if attempt is not None:
         args += attempt.values()
-    return _FINISH_UNDER_PROPOSAL_LOCK[status, attempt is not None].first(*args) is not None
+    row = _FINISH_UNDER_PROPOSAL_LOCK[status, attempt is not None].first(*args)
+    return None if row is None else row[0]
 
 
 def reschedule(delivery: WebhookDelivery, at, error: str) -> None:

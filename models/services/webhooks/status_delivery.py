@@ -282,8 +282,14 @@ def _finish(
     if is_postgres():
         # The lock, the attempt and the final status in one round trip; the read of the waiting
         # event below is a statement of its own, so it sees every move the lock waited for.
-        if not deliveries.finish_under_proposal_lock(delivery, status, error=error, attempt=attempt):
+        latest = deliveries.finish_under_proposal_lock(delivery, status, error=error, attempt=attempt)
+        if latest is None:
             raise Proposal.DoesNotExist(f"proposal {delivery.proposal_id} not found")
+        if latest <= delivery.sequence:
+            # No change after this one: none can wait behind it, and none can be recorded before
+            # this commit (a move takes the lock held here). Most ends (the proposal has not moved
+            # on since) skip the read of the waiting event this way.
+            return None
     else:
         if attempt is not None:
             deliveries.record_attempt(delivery, *attempt)

@@ -7,14 +7,17 @@ import threading
 
 import pytest
 
+from models import runtime
 from models.db.database import db, is_postgres
 from models.db.proposals import StatusChange
 from models.db.webhooks import DeliveryAttempt, WebhookDelivery
 from models.domain.lifecycles import DeliveryStatus
+from models.domain.status_machine import Trigger
 from models.external.partner_endpoints import EndpointResponse
 from models.services.platform.locks import locked_proposal
+from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
-from models.services.webhooks import deliveries, status_events
+from models.services.webhooks import deliveries, status_delivery, status_events
 from tests import builders
 
 
@@ -40,7 +43,7 @@ def test_the_attempt_and_the_final_status_are_written_numbered_after_the_earlier
             delivery, "https://partner.example/hook", "req-0", EndpointResponse(None, "timeout", 0)
         )
     with unit_of_work():
-        assert deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
+        assert deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt()) == 1
     stored = WebhookDelivery.get_by_id(delivery.id)
     assert (stored.status, stored.next_attempt_at, stored.last_error) == ("DELIVERED", None, None)
     assert stored.delivered_at is not None and stored.delivered_at == delivery.delivered_at
@@ -70,29 +73,32 @@ def test_a_skip_records_no_attempt_and_a_failure_its_error(postgres):
     assert DeliveryAttempt.get(DeliveryAttempt.delivery == failed.id).status_code == 500
 
 
-def test_no_locked_row_is_false(postgres):
+def test_no_locked_row_is_none(postgres):
     delivery = _delivery(builders.proposal(path=("TOKEN_SENT",)))
     delivery.proposal_id = "no-such-proposal"  # its proposal removed since it was read
     with unit_of_work():
-        assert not deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
+        assert deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt()) is None
 
 
 def test_the_statement_waits_for_the_holder_of_the_proposals_lock(postgres):
-    """The lock is really taken: an end waits while a status move holds the proposal, so its next
-    read sees that move's change (the hand-over of status_delivery)."""
+    """The lock is really taken: an end waits while a status move holds the proposal, and returns
+    the sequence that move committed (so status_delivery reads the change it waits behind)."""
     proposal = builders.proposal(path=("TOKEN_SENT",))
     delivery = _delivery(proposal)
     holding, release, ended = threading.Event(), threading.Event(), threading.Event()
+    returned: list[int | None] = []
 
     def hold_the_lock():
         with db.connection_context(), unit_of_work():
-            locked_proposal(proposal.id)
+            move(locked_proposal(proposal.id), Trigger.VALIDATE_TOKEN)
             holding.set()
             release.wait(10)
 
     def end_the_event():
         with db.connection_context(), unit_of_work():
-            deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
+            returned.append(
+                deliveries.finish_under_proposal_lock(delivery, DeliveryStatus.DELIVERED, attempt=_attempt())
+            )
         ended.set()
 
     holder = threading.Thread(target=hold_the_lock)
@@ -108,3 +114,47 @@ def test_the_statement_waits_for_the_holder_of_the_proposals_lock(postgres):
     assert ended.wait(10)
     ender.join(10)
     assert WebhookDelivery.get_by_id(delivery.id).status == "DELIVERED"
+    assert returned == [2]  # the holder's move, committed while the end waited
+
+
+class _Statements:
+    """The statements this thread sends, without what preparing one costs the first time."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.sql: list[str] = []
+        original = db.obj.execute_sql
+
+        def counting(sql, params=None, *args, **kwargs):
+            if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
+                self.sql.append(sql)
+            return original(sql, params, *args, **kwargs)
+
+        monkeypatch.setattr(db.obj, "execute_sql", counting)
+
+
+def test_an_end_with_no_later_change_is_one_statement(postgres, monkeypatch):
+    """The proposal has not moved on since the event's change: nothing can wait behind it, so the
+    end skips the read of the waiting event."""
+    delivery = _delivery(builders.proposal(path=("TOKEN_SENT",)))
+    settings = runtime.current().settings.webhooks
+    with unit_of_work():
+        statements = _Statements(monkeypatch)
+        assert status_delivery._finish(delivery, DeliveryStatus.DELIVERED, None, settings, _attempt()) is None
+        sent = len(statements.sql)
+    assert sent == 1
+    assert WebhookDelivery.get_by_id(delivery.id).status == "DELIVERED"
+
+
+def test_an_end_with_a_later_change_reads_and_hands_it_over(postgres, monkeypatch):
+    proposal = builders.proposal(path=("TOKEN_SENT",))
+    delivery = _delivery(proposal)
+    with unit_of_work():
+        move(locked_proposal(proposal.id), Trigger.VALIDATE_TOKEN)
+    settings = runtime.current().settings.webhooks
+    with unit_of_work():
+        statements = _Statements(monkeypatch)
+        handed = status_delivery._finish(delivery, DeliveryStatus.DELIVERED, None, settings, _attempt())
+        sent = len(statements.sql)
+    assert handed is not None
+    assert handed.change_id == StatusChange.get(StatusChange.proposal == proposal.id, StatusChange.sequence == 2).id
+    assert sent >= 2  # the end, then the read that found the waiting change (and its recording)
