@@ -192,6 +192,12 @@ ACTIVE_STATUSES = frozenset(set(Status) - FINAL_STATUSES - SIGNED_FAMILY - REPOR
 
 ASYNC_PROCESSING_STATUSES = ANALYSIS_RUNNING_STATUSES | {S.CONTRACT_GENERATION_IN_PROGRESS}
 
+# The statuses a partner's hybrid request waits for its proposal to leave: POST contract waits out
+# the generation (it ends, fails or is cancelled by a move out of it). Only such a move wakes the
+# proposal's waiters; the other hybrid waits (analysis, simulation, banking data) are woken by
+# their own outcome's write, and a wake no request waits for costs every API process a round trip.
+AWAITED_BY_HYBRID_REQUESTS = frozenset({S.CONTRACT_GENERATION_IN_PROGRESS})
+
 # Spec, POST banking-data: "Statuses that block this route".
 BANKING_DATA_BLOCKED = frozenset(
     {

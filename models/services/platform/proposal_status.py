@@ -15,7 +15,7 @@ from models.db.proposals import Proposal, StatusChange
 from models.domain.clock import now
 from models.domain.errors import DomainError
 from models.domain.status_machine import Trigger, next_status
-from models.domain.statuses import Status
+from models.domain.statuses import AWAITED_BY_HYBRID_REQUESTS, Status
 from models.services.events import feed as events_feed
 from models.services.platform.actor_names import ActorName
 from models.services.platform.locks import lock_proposal_row, proposal_lock_key
@@ -163,7 +163,8 @@ def move(
     # this one (status_delivery._finish, under the proposal's lock that this update holds too).
     if not behind:
         enqueue(ActorName.DELIVER_STATUS_CHANGE, change.id)
-    notify(wake_key(proposal.id))
+    if current in AWAITED_BY_HYBRID_REQUESTS:
+        notify(wake_key(proposal.id))
     return change
 
 

@@ -159,3 +159,23 @@ def test_the_pool_counts_a_savepoint_until_it_ends_however_it_ends(postgres):
         with db.atomic():
             assert db.obj.open_savepoints() == 1
         assert db.obj.open_savepoints() == 0
+
+
+def test_only_a_move_out_of_a_status_a_hybrid_request_waits_in_wakes_the_proposals_waiters(app, monkeypatch):
+    """POST contract waits for the proposal to leave CONTRACT_GENERATION_IN_PROGRESS: that move
+    wakes it (after the commit). Other moves wake nobody: no request waits on them, and each wake
+    costs every API process a round trip (the other hybrid waits are woken by their outcomes)."""
+    from models.services.platform import unit_of_work as uow
+    from models.services.platform.proposal_status import wake_key
+
+    woken: list[list[str]] = []
+    monkeypatch.setattr(uow, "_after_commit_notifier", woken.append)
+    moving_on = builders.proposal(path=("TOKEN_SENT",))
+    with unit_of_work():
+        move(locked_proposal(moving_on.id), Trigger.VALIDATE_TOKEN)
+    assert woken == []
+    generating = builders.proposal(status="CONTRACT_GENERATION_IN_PROGRESS")
+    with unit_of_work():
+        move(locked_proposal(generating.id), Trigger.CONTRACT_FAILED, source="scheduler")
+        assert woken == []  # not before the commit
+    assert woken == [[wake_key(generating.id)]]
