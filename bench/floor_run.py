@@ -25,6 +25,23 @@ def outbox_messages(database_url: str) -> int:
         connection.close()
 
 
+def outbox_messages_by_actor(database_url: str) -> list[tuple[str, int, int]]:
+    """Per actor: the messages the flow caused, and how many of them were cancelled before they
+    were due (a scheduled deadline the flow made moot), most first."""
+    connection = psycopg2.connect(database_url)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT actor_name, count(*), count(canceled_at) FROM outbox_message"
+                " GROUP BY actor_name ORDER BY count(*) DESC, actor_name"
+            )
+            return [(name, total, canceled) for name, total, canceled in cursor.fetchall()]
+    except psycopg2.Error:
+        return []
+    finally:
+        connection.close()
+
+
 def layout(name: str = "production") -> tuple[int, int]:
     """As many worker processes as the pools of the layout, about as many threads in total."""
     pools = LAYOUTS[name]

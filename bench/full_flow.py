@@ -136,6 +136,7 @@ def run_flow_phase(
     summary.update(
         wall=wall,
         hops_total=floor_run.outbox_messages(env.database_url),
+        hops_by_actor=floor_run.outbox_messages_by_actor(env.database_url),
         spent=spent,
         cpu=sampler.totals(),
         webhooks=delivered,
@@ -243,6 +244,11 @@ def _report(args, flow, reached, floor, hops) -> None:
     print_steps(flow, reached)
     webhook_check.print_check(flow["webhooks"])
     print(f"  actor messages (outbox rows) per proposal: {flow['hops_total'] / max(1, n):.1f}")
+    for actor, total, canceled in flow.get("hops_by_actor", []):
+        print(
+            f"    {actor:<36} {total / max(1, n):5.2f}"
+            + (f"  ({canceled / max(1, n):.2f} cancelled)" if canceled else "")
+        )
     print(
         "  database work per proposal: "
         + ", ".join(f"{key} {value / max(1, n):.1f}" for key, value in flow["database"].items())
