@@ -1,7 +1,7 @@
 """CPU time per process kind during a benchmark phase, read from /proc (Linux).
 
 A sampler thread reads utime + stime of every process it is told about (a ``kinds()`` callback
-mapping pid -> kind) twice a second. A process seen at the start counts from its value then; one
+mapping pid -> kind, asked again every five seconds) twice a second. A process seen at the start counts from its value then; one
 born later counts from zero; one that exits between two samples loses at most its last half
 second. The figures are CPU seconds per kind over the phase, whatever core they ran on.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,9 +56,16 @@ def pids_named(name: str) -> list[int]:
 class CpuSampler:
     """``with CpuSampler(kinds) as sampler: ...``; then ``sampler.totals()``: {kind: CPU seconds}."""
 
-    def __init__(self, kinds: Callable[[], dict[int, str]], interval: float = 0.5) -> None:
+    def __init__(self, kinds: Callable[[], dict[int, str]], interval: float = 0.5, refresh: float = 5.0) -> None:
         self.kinds = kinds
         self.interval = interval
+        # Finding the processes walks all of /proc (and asks PostgreSQL for its backends): about
+        # 25 ms of this process's CPU each time, a twentieth of a core at two samples a second,
+        # taken from the service it measures. The processes barely change during a phase, so the
+        # map is refreshed every ``refresh`` seconds; one born meanwhile counts from zero when seen.
+        self.refresh = refresh
+        self._known: dict[int, str] = {}
+        self._known_at = float("-inf")
         self._start: dict[int, float] = {}
         self._last: dict[int, tuple[str, float]] = {}
         self._stop = threading.Event()
@@ -65,7 +73,7 @@ class CpuSampler:
         self._lock = threading.Lock()
 
     def __enter__(self) -> CpuSampler:
-        for pid, kind in self.kinds().items():
+        for pid, kind in self._kinds(fresh=True).items():
             value = cpu_seconds(pid)
             if value is not None:
                 self._start[pid] = value
@@ -74,9 +82,9 @@ class CpuSampler:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.sample()
         self._stop.set()
         self._thread.join()
+        self.sample(fresh=True)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -85,8 +93,13 @@ class CpuSampler:
             except Exception:  # a figure is lost, the benchmark goes on
                 continue
 
-    def sample(self) -> None:
-        for pid, kind in self.kinds().items():
+    def _kinds(self, fresh: bool = False) -> dict[int, str]:
+        if fresh or time.monotonic() - self._known_at >= self.refresh:
+            self._known, self._known_at = self.kinds(), time.monotonic()
+        return self._known
+
+    def sample(self, fresh: bool = False) -> None:
+        for pid, kind in self._kinds(fresh).items():
             value = cpu_seconds(pid)
             if value is not None:
                 with self._lock:
