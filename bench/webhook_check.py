@@ -23,8 +23,10 @@ STATUS_CHANGES = (
 
 
 def start_receivers(cli: Callable[..., str]) -> dict[str, LocalReceiver]:
-    """A receiver per partner, set as its webhook URL (no auth: the bench checks arrival and order)."""
-    receivers = {code: LocalReceiver().start() for code, _, _ in PARTNERS}
+    """A receiver per partner, set as its webhook URL (no auth: the bench checks arrival and order).
+    It keeps connections open (HTTP/1.1) as a partner's production endpoint does: with the stdlib's
+    HTTP/1.0 every event cost both sides a new TCP connection."""
+    receivers = {code: LocalReceiver(keep_alive=True).start() for code, _, _ in PARTNERS}
     for code, receiver in receivers.items():
         cli("partners", "update", code, "--webhook-url", receiver.url(), "--webhook-auth", "none")
     return receivers

@@ -26,19 +26,35 @@ class LocalServer:
     ``answer`` runs under a lock, so scripts may pop and record without races; ``delay`` seconds
     are slept after it and before the reply (to provoke client timeouts)."""
 
-    def __init__(self, answer: Callable[[IncomingRequest], tuple[int, bytes]], *, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        answer: Callable[[IncomingRequest], tuple[int, bytes]],
+        *,
+        delay: float = 0.0,
+        keep_alive: bool = False,
+        poll_interval: float = 0.05,
+    ) -> None:
         self.answer = answer
         self.delay = delay
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler(keep_alive))
         self._server.daemon_threads = True
         # A short poll interval keeps stop() (and so every test's teardown) fast.
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": poll_interval}, daemon=True
+        )
 
-    def _handler(self):
+    def _handler(self, keep_alive: bool):
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            # keep_alive: HTTP/1.1, one connection for many requests, as a partner's production
+            # endpoint answers (the stdlib's default, HTTP/1.0, closes it after each answer). The
+            # answer's header and body are two writes: without TCP_NODELAY the second waits for
+            # the client's delayed acknowledgement (tens of milliseconds per request).
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+            disable_nagle_algorithm = keep_alive
+
             def _serve(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with server._lock:

@@ -18,13 +18,20 @@ class Received:
 
 
 class LocalReceiver:
-    """``script``: status codes answered in order (then ``default``); ``delay`` seconds before answering."""
+    """``script``: status codes answered in order (then ``default``); ``delay`` seconds before answering;
+    ``keep_alive``: HTTP/1.1 with connections kept open (LocalServer)."""
 
-    def __init__(self, script: list[int] | None = None, default: int = 200, delay: float = 0.0) -> None:
+    def __init__(
+        self, script: list[int] | None = None, default: int = 200, delay: float = 0.0, *, keep_alive: bool = False
+    ) -> None:
         self.script = list(script or [])
         self.default = default
         self.received: list[Received] = []
-        self._server = LocalServer(self._answer, delay=delay)
+        # keep_alive (the benchmarks): connections reused as by a production endpoint, and a poll
+        # of the listening socket twice a second rather than twenty times (no test's teardown waits).
+        self._server = LocalServer(
+            self._answer, delay=delay, keep_alive=keep_alive, poll_interval=0.5 if keep_alive else 0.05
+        )
 
     def _answer(self, request: IncomingRequest) -> tuple[int, bytes]:
         code = self.script.pop(0) if self.script else self.default
