@@ -18,6 +18,7 @@ from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.webhooks.deliveries import DUE_TOLERANCE
 from tests.builders import recorded_proposal
+from tests.support.sent_statements import SentStatements
 
 
 def _move(proposal: Proposal, *triggers: Trigger) -> None:
@@ -347,7 +348,6 @@ def test_the_handed_over_event_is_recorded_from_the_read_that_found_it(
 ):
     """The read of the waiting event carries its proposal and partner (fresh, in the same round
     trip): recording it is its INSERT alone, and writes what a read of its own would have."""
-    from models.db.database import db
     from models.db.proposals import StatusChange
     from models.services.webhooks import status_events
 
@@ -358,19 +358,11 @@ def test_the_handed_over_event_is_recorded_from_the_read_that_found_it(
         first = status_events.record_event(StatusChange.get(proposal=proposal.id, sequence=1).id)
     waiting = status_events.next_waiting_change(first)
     assert waiting.proposal.cpf == proposal.cpf and waiting.proposal.origin_partner.code == proposal.origin
-    sent: list[str] = []
-    original = db.obj.execute_sql
-
-    def counting(sql, params=None, *args, **kwargs):
-        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
-            sent.append(sql)
-        return original(sql, params, *args, **kwargs)
-
     with unit_of_work():
-        monkeypatch.setattr(db.obj, "execute_sql", counting)
+        statements = SentStatements(monkeypatch)
         recorded = status_events.record_waiting(waiting, claim_lease_seconds=35)
         monkeypatch.undo()
-    assert len(sent) == 1, sent  # the INSERT (an EXECUTE of its prepared statement on PostgreSQL)
+    assert len(statements.sql) == 1, statements.sql  # the INSERT (an EXECUTE of its prepared statement on PostgreSQL)
     assert WebhookDelivery.get_by_id(recorded.delivery.id).sequence == 2
     assert recorded.partner.webhook_url == "https://partner.example/hooks" and recorded.claimed
     change = StatusChange.get(proposal=proposal.id, sequence=2)

@@ -13,7 +13,6 @@ from models.db.analysis import CreditAnalysis, Offer
 from models.db.banking import BankDataSubmission
 from models.db.compiled import Compiled, CompiledUpdate
 from models.db.contact import ContactToken
-from models.db.database import db
 from models.db.proposals import Proposal
 from models.db.simulations import Simulation
 from models.domain.clock import now
@@ -26,6 +25,7 @@ from models.services.credit.offers import store_offers
 from models.services.credit.simulation import simulation_offers
 from models.services.platform.unit_of_work import unit_of_work
 from tests import builders
+from tests.support.sent_statements import SentStatements
 
 
 def _compiled_queries():
@@ -104,15 +104,7 @@ def test_a_new_submission_supersedes_every_pending_one_of_its_proposal_and_only_
 def test_a_contract_comes_with_its_proposal_in_one_statement_and_a_missing_one_is_none(app, monkeypatch):
     proposal = builders.pre_accepted_proposal(status="SIGNED")
     contract = builders.contract(proposal, status="SIGNED")
-    sent: list[str] = []
-    original = db.obj.execute_sql
-
-    def counting(sql, params=None, *args, **kwargs):
-        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
-            sent.append(sql)
-        return original(sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(db.obj, "execute_sql", counting)
+    statements = SentStatements(monkeypatch)
     read = contract_with_proposal(contract.id)
     assert (read.id, read.proposal_id, read.status) == (contract.id, proposal.id, "SIGNED")
     assert (read.proposal.id, read.proposal.status, read.proposal.full_name) == (
@@ -120,7 +112,7 @@ def test_a_contract_comes_with_its_proposal_in_one_statement_and_a_missing_one_i
         "SIGNED",
         "MARIA DA SILVA",
     )
-    assert len(sent) == 1, sent  # the proposal came with the contract: no lazy load
+    assert len(statements.sql) == 1, statements.sql  # the proposal came with the contract: no lazy load
     assert contract_with_proposal("00000000-0000-4000-8000-00000000dead") is None
 
 

@@ -19,6 +19,7 @@ from models.services.platform.proposal_status import move
 from models.services.platform.unit_of_work import unit_of_work
 from models.services.webhooks import deliveries, status_delivery, status_events
 from tests import builders
+from tests.support.sent_statements import SentStatements
 
 
 @pytest.fixture
@@ -117,28 +118,13 @@ def test_the_statement_waits_for_the_holder_of_the_proposals_lock(postgres):
     assert returned == [2]  # the holder's move, committed while the end waited
 
 
-class _Statements:
-    """The statements this thread sends, without what preparing one costs the first time."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.sql: list[str] = []
-        original = db.obj.execute_sql
-
-        def counting(sql, params=None, *args, **kwargs):
-            if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
-                self.sql.append(sql)
-            return original(sql, params, *args, **kwargs)
-
-        monkeypatch.setattr(db.obj, "execute_sql", counting)
-
-
 def test_an_end_with_no_later_change_is_one_statement(postgres, monkeypatch):
     """The proposal has not moved on since the event's change: nothing can wait behind it, so the
     end skips the read of the waiting event."""
     delivery = _delivery(builders.proposal(path=("TOKEN_SENT",)))
     settings = runtime.current().settings.webhooks
     with unit_of_work():
-        statements = _Statements(monkeypatch)
+        statements = SentStatements(monkeypatch)
         assert status_delivery._finish(delivery, DeliveryStatus.DELIVERED, None, settings, _attempt()) is None
         sent = len(statements.sql)
     assert sent == 1
@@ -152,7 +138,7 @@ def test_an_end_with_a_later_change_reads_and_hands_it_over(postgres, monkeypatc
         move(locked_proposal(proposal.id), Trigger.VALIDATE_TOKEN)
     settings = runtime.current().settings.webhooks
     with unit_of_work():
-        statements = _Statements(monkeypatch)
+        statements = SentStatements(monkeypatch)
         handed = status_delivery._finish(delivery, DeliveryStatus.DELIVERED, None, settings, _attempt())
         sent = len(statements.sql)
     assert handed is not None

@@ -4,7 +4,6 @@ result, record), and agrees with facts_of, which reads them one by one (the re-d
 import pytest
 
 from models.db.contracts import Contract
-from models.db.database import db
 from models.db.money_path import MoneyPathStep
 from models.db.outbox import OutboxMessage
 from models.db.proposals import Proposal
@@ -13,6 +12,7 @@ from models.services.money_path import tracking
 from models.services.platform.locks import locked_proposal
 from models.services.platform.unit_of_work import unit_of_work
 from tests import builders
+from tests.support.sent_statements import SentStatements
 
 pytestmark = pytest.mark.usefixtures("held_outbox")
 
@@ -101,17 +101,9 @@ def test_the_facts_and_the_record_are_one_read(monkeypatch):
     proposal = builders.pre_accepted_proposal(status="SIGNED")
     contract = builders.contract(proposal, status="SIGNED")
     _track(proposal, contract)  # the record exists: the same step reads and writes nothing else
-    sent: list[str] = []
-    original = db.obj.execute_sql
-
-    def counting(sql, params=None, *args, **kwargs):
-        if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
-            sent.append(sql)
-        return original(sql, params, *args, **kwargs)
-
     with unit_of_work():
         locked = locked_proposal(proposal.id)
-        monkeypatch.setattr(db.obj, "execute_sql", counting)
+        statements = SentStatements(monkeypatch)
         assert tracking.track(locked, contract.id) is Step.ROUTE
         monkeypatch.undo()
-    assert len(sent) == 1, sent
+    assert len(statements.sql) == 1, statements.sql

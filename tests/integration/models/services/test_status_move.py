@@ -18,28 +18,13 @@ from models.services.platform.proposal_status import ConcurrentChange, move
 from models.services.platform.unit_of_work import holds_row_lock, unit_of_work
 from models.services.webhooks import deliveries, status_events
 from tests import builders
+from tests.support.sent_statements import SentStatements
 
 
 @pytest.fixture
 def postgres(app):
     if not is_postgres():
         pytest.skip("SQLite serialises writers: it takes no row lock and moves in four statements")
-
-
-class _Statements:
-    """The statements this thread sends to the database, without what preparing one costs the
-    first time (its savepoint and PREPARE: models/db/prepared.py)."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.sql: list[str] = []
-        original = db.obj.execute_sql
-
-        def counting(sql, params=None, *args, **kwargs):
-            if not sql.startswith(("SAVEPOINT", "RELEASE", "PREPARE")):
-                self.sql.append(sql)
-            return original(sql, params, *args, **kwargs)
-
-        monkeypatch.setattr(db.obj, "execute_sql", counting)
 
 
 def _messages_for(change_id: int) -> int:
@@ -63,7 +48,7 @@ def _finish_event(proposal_id: str, sequence: int) -> None:
 def test_a_move_records_the_change_its_feed_event_and_its_message(app, monkeypatch, locked):
     proposal = builders.proposal(path=("TOKEN_SENT",))
     _finish_event(proposal.id, 1)  # the previous event ended: this change gets a message of its own
-    statements = _Statements(monkeypatch)
+    statements = SentStatements(monkeypatch)
     with unit_of_work():
         current = locked_proposal(proposal.id) if locked else Proposal.get_by_id(proposal.id)
         del statements.sql[:]
@@ -102,7 +87,7 @@ def test_a_locked_move_behind_an_unfinished_event_sends_no_message(postgres):
 def test_the_first_move_of_a_transaction_takes_the_lock_and_the_second_is_one_statement(postgres, monkeypatch):
     proposal = builders.proposal(path=("TOKEN_SENT", "TOKEN_VALIDATED"))
     _finish_event(proposal.id, 2)
-    statements = _Statements(monkeypatch)
+    statements = SentStatements(monkeypatch)
     with unit_of_work():
         current = Proposal.get_by_id(proposal.id)
         del statements.sql[:]
