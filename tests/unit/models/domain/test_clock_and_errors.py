@@ -29,6 +29,15 @@ def test_isoformat_z_has_milliseconds_and_z():
     moment = datetime(2026, 5, 11, 9, 8, 7, 654999, tzinfo=clock.SAO_PAULO)
     assert clock.isoformat_z(moment) == "2026-05-11T12:08:07.654Z"
     assert clock.isoformat_z(datetime(2026, 1, 2, tzinfo=timezone.utc)) == "2026-01-02T00:00:00.000Z"
+    assert clock.isoformat_z(datetime(2026, 1, 2, 3, 4, 5, 999999)) == "2026-01-02T03:04:05.999Z"  # naive: UTC
+    assert clock.isoformat_z(datetime(999, 1, 2, tzinfo=timezone.utc)) == "0999-01-02T00:00:00.000Z"  # YYYY
+
+
+def test_isoformat_z_under_frozen_time():
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-27T09:30:29.123456Z"):
+        assert clock.isoformat_z(clock.now()) == "2026-11-27T09:30:29.123Z"
 
 
 def test_domain_error_defaults():
