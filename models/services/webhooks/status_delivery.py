@@ -285,16 +285,16 @@ def _finish(
         latest = deliveries.finish_under_proposal_lock(delivery, status, error=error, attempt=attempt)
         if latest is None:
             raise Proposal.DoesNotExist(f"proposal {delivery.proposal_id} not found")
-        if latest <= delivery.sequence:
-            # No change after this one: none can wait behind it, and none can be recorded before
-            # this commit (a move takes the lock held here). Most ends (the proposal has not moved
-            # on since) skip the read of the waiting event this way.
-            return None
     else:
         if attempt is not None:
             deliveries.record_attempt(delivery, *attempt)
-        locked_proposal(delivery.proposal_id)
+        latest = locked_proposal(delivery.proposal_id).status_sequence
         deliveries.finish(delivery, status, error=error)
+    if latest <= delivery.sequence:
+        # No change after this one (the locked row is the latest): none can wait behind it, and
+        # none can be recorded before this commit (a move takes the lock held here). Most ends
+        # (the proposal has not moved on since) skip the read of the waiting event this way.
+        return None
     waiting = status_events.next_waiting_change(delivery)
     if waiting is None:
         return None
