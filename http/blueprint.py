@@ -18,6 +18,8 @@ from flask_smorest.arguments import ArgumentsMixin
 
 from schemas.errors import ErrorSchema
 
+from .presenters.responses import instance_of
+
 # Shared descriptions (the error codes behind each status); routes add their own.
 UNAUTHORIZED = "UNAUTHORIZED: missing, expired or invalid access token; get a new token and repeat"
 INTERNAL = "Internal error; retry with backoff (1, 2, 4 seconds), then report the request id"
@@ -60,10 +62,10 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()
 
     def arguments(self, schema, *args, **kwargs) -> Callable:
-        """flask-smorest's, given a schema instance made once: webargs builds a new instance of a
-        schema class for every request it parses (deep-copying its fields), about 1 % of the
-        API's CPU. The document is the same: a schema is named by its class either way."""
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
+        """flask-smorest's, given the process's one instance of a schema class (``instance_of``):
+        webargs builds a new instance of a class for every request it parses (deep-copying its
+        fields). The document is the same: a schema is named by its class either way."""
+        return super().arguments(instance_of(schema), *args, **kwargs)
 
     def errors(self, described: Mapping[int, str], *, authenticated: bool = True) -> Callable:
         """Declare the error statuses of a route, each with the error body and its error codes."""

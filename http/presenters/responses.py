@@ -11,10 +11,12 @@ from __future__ import annotations
 from flask import Response, jsonify
 from marshmallow import Schema
 
-# One instance per schema class, made on first use: constructing a schema deep-copies its declared
-# fields (and a nested schema's, on its first dump), about 3 % of the API's CPU when each response
-# built its own. A schema instance holds no state between dumps, so threads share it (as they
-# share the instances flask-smorest keeps for every route's main response).
+# One instance per schema class, made on first use, for every body the API parses or dumps itself
+# (the blueprint's arguments, the alternative responses, the sandbox signing page): constructing
+# a schema deep-copies its declared fields (and a nested schema's, on its first dump), about 3 % of
+# the API's CPU when each request built its own. A schema instance holds no state between loads
+# or dumps, so threads share it (as they share the instances flask-smorest keeps for every
+# route's main response).
 _INSTANCES: dict[type[Schema], Schema] = {}
 
 

@@ -17,10 +17,9 @@ from models.services.contract.signature import RESULT_FIELDS
 from schemas.callbacks import SignatureResults
 
 from ..api import validation_error_response
+from ..presenters.responses import instance_of
 
 bp = Blueprint("sandbox_signing", __name__)
-# One instance for every request: a schema's construction deep-copies its fields.
-_RESULTS = SignatureResults()
 PLAIN_BLUEPRINTS = [bp] if runtime.current().settings.sandbox_routes else []
 
 
@@ -42,7 +41,7 @@ def complete(process_id):
     # No JSON body (or a browser's form post): every check passes; a JSON body must be an object.
     document = request.get_json(silent=True) if request.is_json and request.get_data().strip() else {}
     try:
-        overrides = _RESULTS.load(document)
+        overrides = instance_of(SignatureResults).load(document)
     except ValidationError as error:
         return validation_error_response(error.normalized_messages())
     process, results = sandbox_signing.complete_signing(process_id, overrides)
