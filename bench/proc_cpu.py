@@ -1,9 +1,9 @@
 """CPU time per process kind during a benchmark phase, read from /proc (Linux).
 
 A sampler thread reads utime + stime of every process it is told about (a ``kinds()`` callback
-mapping pid -> kind, asked again every five seconds) twice a second. A process seen at the start counts from its value then; one
-born later counts from zero; one that exits between two samples loses at most its last half
-second. The figures are CPU seconds per kind over the phase, whatever core they ran on.
+mapping pid -> kind, asked again every five seconds) twice a second. A process seen at the start
+counts from its value then; one born later counts from zero; one that exits between two samples
+loses at most its last half second. The figures are CPU seconds per kind over the phase, whatever core they ran on.
 """
 
 from __future__ import annotations
