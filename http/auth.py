@@ -49,6 +49,7 @@ def install(app: Flask) -> None:
         if partner is None:
             return _unauthorized("The token's credential is no longer valid; request a new token")
         g.origin = partner.code
+        g.partner = partner
         g.token_claims = claims
         # Every log line of the request names the origin (unbound when the request ends, app.py).
         g.log_fields_token = bind_fields(origin=partner.code)
@@ -59,3 +60,9 @@ def current_origin() -> str:
     """The token's origin (partner code): every use case an origin may call takes it, and the
     services answer 404/403 for a proposal that is missing or another origin's."""
     return g.origin
+
+
+def current_partner():
+    """The token's partner (its whole ``Partner`` row) as this request's bearer check read it: a use
+    case that needs the origin's settings takes it instead of reading the partner again."""
+    return g.partner

@@ -9,7 +9,7 @@ from models.services.credit.analysis_reads import analysis_of, await_analysis, f
 from schemas.async_processing import Acknowledgement, AsyncQuery
 from schemas.credit_analysis import AnalysisResult, CreditAnalysisRequest, RetryResult
 
-from ..auth import current_origin
+from ..auth import current_origin, current_partner
 from ..blueprint import FORBIDDEN, INVALID_BODY, INVALID_QUERY, PROPOSAL_NOT_FOUND, Blueprint
 from ..errors import ApiError
 from ..presenters.credit_analysis import acknowledgement, result_body, retry_body, retry_refusal
@@ -50,7 +50,9 @@ def _answer(analysis, *, wait: float | None, created: int = 201):
         analysis = await_analysis(analysis, wait)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return serialized(Acknowledgement, acknowledgement(analysis), 202)
-    return result_body(finished_analysis(analysis)), created if analysis.outcome == AnalysisOutcome.APPROVED else 200
+    return result_body(
+        finished_analysis(analysis, current_partner())
+    ), created if analysis.outcome == AnalysisOutcome.APPROVED else 200
 
 
 @blp.route(BASE, methods=["POST"], endpoint="start_credit_analysis")
@@ -100,7 +102,7 @@ def _retry(proposal_id: str, *, sync: bool):
     analysis = await_analysis(outcome, credit_settings.retry_wait_seconds)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return serialized(Acknowledgement, acknowledgement(analysis), 202)
-    return serialized(RetryResult, retry_body(finished_analysis(analysis)), 200)
+    return serialized(RetryResult, retry_body(finished_analysis(analysis, current_partner())), 200)
 
 
 @blp.route(BASE + "/retry", methods=["POST"], endpoint="retry_credit_analysis")

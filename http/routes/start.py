@@ -6,7 +6,7 @@ from models import runtime
 from models.services.credit.start import start_proposal
 from schemas.credit import StartRequest, StartResponse
 
-from ..auth import current_origin
+from ..auth import current_partner
 from ..blueprint import INVALID_BODY, Blueprint
 
 blp = Blueprint("credit_start", __name__, description="Start a proposal")
@@ -32,7 +32,7 @@ def start(body):
     """Start a proposal for a CPF, or get back its active proposal."""
     rt = runtime.current()
     proposal, created = start_proposal(
-        current_origin(),
+        current_partner(),
         body["cpf"],
         body["full_name"].strip(),
         body["birth_date"],

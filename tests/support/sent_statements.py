@@ -4,6 +4,7 @@ round trips."""
 from __future__ import annotations
 
 from models.db.database import db
+from models.db.prepared import prepared
 
 
 class SentStatements:
@@ -20,3 +21,10 @@ class SentStatements:
             return original(sql, params, *args, **kwargs)
 
         monkeypatch.setattr(db.obj, "execute_sql", counting)
+
+    @property
+    def texts(self) -> list[str]:
+        """``sql`` with each ``EXECUTE compiled_<n>(...)`` of a prepared statement (PostgreSQL) as the
+        SQL it runs, so a test can tell which table a statement reads on either backend."""
+        names = {statement.name: statement.sql for statement in prepared._statements.values() if statement}
+        return [names.get(sql.partition("(")[0].removeprefix("EXECUTE "), sql) for sql in self.sql]

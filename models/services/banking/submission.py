@@ -41,18 +41,25 @@ def submit_banking_data(origin: str, proposal_id: str, data: dict, *, wait_secon
 
 
 def _await_verdict(submission_id: str, wait_seconds: float, kind: str, proposal_id: str) -> banking.Verdict:
-    def decided() -> bool:
-        return BankDataSubmission.get_by_id(submission_id).state != BankDataSubmissionState.PENDING
+    polled: list[BankDataSubmission] = []
 
-    wakeups.wait_until(decided, wait_seconds, keys=(submission_key(submission_id),))
-    if banking.abandon(submission_id):
+    def decided() -> bool:
+        polled[:] = [BankDataSubmission.get_by_id(submission_id)]
+        return polled[0].state != BankDataSubmissionState.PENDING
+
+    # A state that left PENDING is final (the first of the verdict, the abandon and a newer
+    # submission wins), so a decided poll's row is the answer: no abandon, no read of its own.
+    if wakeups.wait_until(decided, wait_seconds, keys=(submission_key(submission_id),)):
+        row = polled[0]
+    elif banking.abandon(submission_id):
         code, text = _TIMEOUTS[kind]
         raise DomainError(
             f"{text}; the previous banking data was cleared and nothing new was saved, try again",
             error_code=code,
             http_status=503,
         )
-    row = BankDataSubmission.get_by_id(submission_id)
+    else:  # decided between the last poll and the abandon
+        row = BankDataSubmission.get_by_id(submission_id)
     if row.state == BankDataSubmissionState.SUPERSEDED:
         raise ConcurrentChange(proposal_id)
     return banking.Verdict(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.db.analysis import CreditAnalysis, Offer
-from models.db.compiled import Compiled
 from models.db.partners import Partner
 from models.db.proposals import Proposal
 from models.domain.lifecycles import AnalysisOutcome
@@ -23,21 +22,17 @@ def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
 
 def await_analysis(analysis: CreditAnalysis, timeout: float) -> CreditAnalysis:
     """Hybrid wait: woken right after the actor commits (its outcome notifies the proposal's key);
-    returns the analysis as it then stands."""
+    returns the analysis as it then stands: the row the wait's last poll read (a poll reads the
+    whole row, so the answer needs no read of its own)."""
     analysis_id = analysis.id
+    polled: list[CreditAnalysis | None] = [None]
 
     def finished() -> bool:
-        row = _OUTCOME_OF.first(analysis_id)  # as scalar(): no row reads as None, not IN_PROGRESS
-        return (row.outcome if row is not None else None) != AnalysisOutcome.IN_PROGRESS
+        polled[0] = row = CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id)
+        return row is None or row.outcome != AnalysisOutcome.IN_PROGRESS
 
     wakeups.wait_until(finished, timeout, keys=(wake_key(str(analysis.proposal_id)),))
-    return CreditAnalysis.get_by_id(analysis_id)
-
-
-# The wait's poll, rendered once (models/db/compiled.py): the same SQL as peewee's scalar().
-_OUTCOME_OF: Compiled[CreditAnalysis] = Compiled(
-    lambda analysis_id: CreditAnalysis.select(CreditAnalysis.outcome).where(CreditAnalysis.id == analysis_id), str
-)
+    return polled[0] or CreditAnalysis.get_by_id(analysis_id)  # a removed row raises DoesNotExist
 
 
 @dataclass(frozen=True)
@@ -52,11 +47,14 @@ class FinishedAnalysis:
     insurance_enabled: bool = False
 
 
-def finished_analysis(analysis: CreditAnalysis) -> FinishedAnalysis:
-    """Everything the result body of a finished (approved, rejected or failed) analysis shows."""
+def finished_analysis(analysis: CreditAnalysis, partner: Partner) -> FinishedAnalysis:
+    """Everything the result body of a finished (approved, rejected or failed) analysis shows.
+    ``partner``: the proposal's origin as the request's bearer check read it (whether it sells the
+    insured variant); read again only if it is another partner."""
     proposal = Proposal.get_by_id(analysis.proposal_id)
     if analysis.outcome != AnalysisOutcome.APPROVED:
         return FinishedAnalysis(proposal, analysis)
     offer, insured_offer = analysis_offers(analysis)
-    partner = Partner.get(Partner.code == proposal.origin)
+    if partner.code != proposal.origin:
+        partner = Partner.get(Partner.code == proposal.origin)
     return FinishedAnalysis(proposal, analysis, offer, insured_offer, bool(partner.insurance_enabled))

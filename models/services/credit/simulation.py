@@ -155,18 +155,14 @@ _OFFERS_WITH_IDS: dict[int, Compiled[Offer]] = {
 
 
 def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
-    """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
+    """Hybrid wait: the simulation once the actor has finished it, or as it stands after
+    ``timeout``: the row the wait's last poll read (a poll reads the whole row)."""
     simulation_id = simulation.id
+    polled: list[Simulation | None] = [None]
 
     def done() -> bool:
-        row = _STATUS_OF.first(simulation_id)  # as scalar(): no row reads as None, not PENDING
-        return (row.status if row is not None else None) != SimulationStatus.PENDING
+        polled[0] = row = Simulation.get_or_none(Simulation.id == simulation_id)
+        return row is None or row.status != SimulationStatus.PENDING
 
     wakeups.wait_until(done, timeout, keys=(wake_key(str(simulation.proposal_id)),))
-    return Simulation.get_by_id(simulation_id)
-
-
-# The wait's poll, rendered once (models/db/compiled.py): the row scalar() read (one, by key).
-_STATUS_OF: Compiled[Simulation] = Compiled(
-    lambda simulation_id: Simulation.select(Simulation.status).where(Simulation.id == simulation_id), str
-)
+    return polled[0] or Simulation.get_by_id(simulation_id)  # a removed row raises DoesNotExist

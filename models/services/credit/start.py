@@ -48,10 +48,11 @@ _SNAPSHOTS: Compiled[tuple] = Compiled(
 )
 
 
-def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner, collections: CollectionsPort) -> int:
-    # Only asked when it matters (a contract in force and re-contracting on): the collections
-    # system is an external call and the decision ignores it otherwise.
-    if not partner.recontracting_enabled or not any(s.status in CONTRACT_IN_FORCE_STATUSES for s in snapshots):
+def _overdue_days(cpf: str, partner: Partner, collections: CollectionsPort) -> int:
+    # Only asked when it matters (re-contracting on and a contract in force): the collections
+    # system is an external call and the decision ignores it otherwise. The CPF's proposals are
+    # read (outside the lock) only when the partner re-contracts.
+    if not partner.recontracting_enabled or not any(s.status in CONTRACT_IN_FORCE_STATUSES for s in _snapshots(cpf)):
         return 0
     try:
         return collections.longest_overdue_days(cpf)
@@ -64,7 +65,7 @@ def _overdue_days(cpf: str, snapshots: list[ProposalSnapshot], partner: Partner,
 
 
 def start_proposal(
-    origin: str,
+    partner: Partner,
     cpf: str,
     full_name: str,
     birth_date: date,
@@ -75,7 +76,8 @@ def start_proposal(
     credit_settings: CreditSettings,
     contract_settings: ContractSettings,
 ) -> tuple[Proposal, bool]:
-    """The proposal to answer ``origin`` with and whether it was created now; raises StartBlocked.
+    """The proposal to answer ``partner`` (the origin, as the request's bearer check read it) with
+    and whether it was created now; raises StartBlocked.
     ``collections`` answers the overdue days of the re-contracting rule; the new proposal's product
     comes from ``products_settings``; the lifecycle limits from the other three sections.
 
@@ -86,8 +88,7 @@ def start_proposal(
     move (a dead analysis failure, lapsed offers) is EXPIRED, so it is neither returned nor
     blocking. A failure the retry route can still take is alive: it is returned to its origin.
     """
-    partner = Partner.get(Partner.code == origin)
-    overdue = _overdue_days(cpf, _snapshots(cpf), partner, collections)
+    overdue = _overdue_days(cpf, partner, collections)
     with unit_of_work():
         lock_customer(cpf)
         settle_customer(
