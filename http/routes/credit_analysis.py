@@ -50,9 +50,8 @@ def _answer(analysis, *, wait: float | None, created: int = 201):
         analysis = await_analysis(analysis, wait)
     if analysis.outcome not in FINISHED_OUTCOMES:
         return serialized(Acknowledgement, acknowledgement(analysis), 202)
-    return result_body(
-        finished_analysis(analysis, current_partner())
-    ), created if analysis.outcome == AnalysisOutcome.APPROVED else 200
+    body = result_body(finished_analysis(analysis, current_partner()))
+    return body, created if analysis.outcome == AnalysisOutcome.APPROVED else 200
 
 
 @blp.route(BASE, methods=["POST"], endpoint="start_credit_analysis")
