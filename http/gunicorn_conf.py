@@ -1,6 +1,7 @@
 """gunicorn settings for the production API (`make api`; a file path, loaded by gunicorn itself).
 
-Binding, workers and threads come from HOST/PORT/WEB_CONCURRENCY/API_THREADS. With
+Binding, workers and threads come from HOST/PORT/WEB_CONCURRENCY/API_THREADS; how long an idle
+kept-alive connection stays open from API_KEEPALIVE_SECONDS (75 by default). With
 PROMETHEUS_MULTIPROC_DIR set, a worker that exits is marked dead so its live gauges stop counting.
 Before any worker starts, the settings are loaded and checked: without AMQP_URL, or outside sandbox
 and test without a provider's callback secret, gunicorn stops with a message naming the variable.
@@ -16,6 +17,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("API_THREADS", "8"))
 # Hybrid credit analysis and contract generation wait up to ~28 s; the gateway cuts at 30 s.
 timeout = 35
+# An idle kept-alive connection stays open this long (gunicorn's default is 2 s). The side that
+# reuses connections (a partner's HTTP client, the gateway's pool) must be the one that closes an
+# idle one first: a request it sends on a connection the server is closing at that instant is
+# reset unanswered. 75 s outlasts the usual 60 s idle timeout of gateways and load balancers and
+# the pauses of a partner that polls; an idle connection costs a worker only a slot in its poller.
+keepalive = int(os.environ.get("API_KEEPALIVE_SECONDS", "75"))
 graceful_timeout = 30
 # gunicorn's own access log would repeat the service's structured one (which is redacted).
 accesslog = None
