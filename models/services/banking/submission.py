@@ -41,25 +41,23 @@ def submit_banking_data(origin: str, proposal_id: str, data: dict, *, wait_secon
 
 
 def _await_verdict(submission_id: str, wait_seconds: float, kind: str, proposal_id: str) -> banking.Verdict:
-    polled: list[BankDataSubmission] = []
-
-    def decided() -> bool:
-        polled[:] = [BankDataSubmission.get_by_id(submission_id)]
-        return polled[0].state != BankDataSubmissionState.PENDING
-
+    row, decided = wakeups.poll_until(
+        lambda: BankDataSubmission.get_by_id(submission_id),
+        lambda row: row.state != BankDataSubmissionState.PENDING,
+        wait_seconds,
+        keys=(submission_key(submission_id),),
+    )
     # A state that left PENDING is final (the first of the verdict, the abandon and a newer
     # submission wins), so a decided poll's row is the answer: no abandon, no read of its own.
-    if wakeups.wait_until(decided, wait_seconds, keys=(submission_key(submission_id),)):
-        row = polled[0]
-    elif banking.abandon(submission_id):
-        code, text = _TIMEOUTS[kind]
-        raise DomainError(
-            f"{text}; the previous banking data was cleared and nothing new was saved, try again",
-            error_code=code,
-            http_status=503,
-        )
-    else:  # decided between the last poll and the abandon
-        row = BankDataSubmission.get_by_id(submission_id)
+    if not decided:
+        if banking.abandon(submission_id):
+            code, text = _TIMEOUTS[kind]
+            raise DomainError(
+                f"{text}; the previous banking data was cleared and nothing new was saved, try again",
+                error_code=code,
+                http_status=503,
+            )
+        row = BankDataSubmission.get_by_id(submission_id)  # decided between the last poll and the abandon
     if row.state == BankDataSubmissionState.SUPERSEDED:
         raise ConcurrentChange(proposal_id)
     return banking.Verdict(

@@ -25,14 +25,13 @@ def await_analysis(analysis: CreditAnalysis, timeout: float) -> CreditAnalysis:
     returns the analysis as it then stands: the row the wait's last poll read (a poll reads the
     whole row, so the answer needs no read of its own)."""
     analysis_id = analysis.id
-    polled: list[CreditAnalysis | None] = [None]
-
-    def finished() -> bool:
-        polled[0] = row = CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id)
-        return row is None or row.outcome != AnalysisOutcome.IN_PROGRESS
-
-    wakeups.wait_until(finished, timeout, keys=(wake_key(str(analysis.proposal_id)),))
-    return polled[0] or CreditAnalysis.get_by_id(analysis_id)  # a removed row raises DoesNotExist
+    row, _ = wakeups.poll_until(
+        lambda: CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id),
+        lambda row: row is None or row.outcome != AnalysisOutcome.IN_PROGRESS,
+        timeout,
+        keys=(wake_key(str(analysis.proposal_id)),),
+    )
+    return row if row is not None else CreditAnalysis.get_by_id(analysis_id)  # a removed row raises DoesNotExist
 
 
 @dataclass(frozen=True)

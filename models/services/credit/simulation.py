@@ -158,11 +158,10 @@ def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
     """Hybrid wait: the simulation once the actor has finished it, or as it stands after
     ``timeout``: the row the wait's last poll read (a poll reads the whole row)."""
     simulation_id = simulation.id
-    polled: list[Simulation | None] = [None]
-
-    def done() -> bool:
-        polled[0] = row = Simulation.get_or_none(Simulation.id == simulation_id)
-        return row is None or row.status != SimulationStatus.PENDING
-
-    wakeups.wait_until(done, timeout, keys=(wake_key(str(simulation.proposal_id)),))
-    return polled[0] or Simulation.get_by_id(simulation_id)  # a removed row raises DoesNotExist
+    row, _ = wakeups.poll_until(
+        lambda: Simulation.get_or_none(Simulation.id == simulation_id),
+        lambda row: row is None or row.status != SimulationStatus.PENDING,
+        timeout,
+        keys=(wake_key(str(simulation.proposal_id)),),
+    )
+    return row if row is not None else Simulation.get_by_id(simulation_id)  # a removed row raises DoesNotExist

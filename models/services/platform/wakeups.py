@@ -12,11 +12,14 @@ import select
 import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "loan_wakeups"
 RECHECK_SECONDS = 1.0
+
+T = TypeVar("T")
 
 
 class Wakeups:
@@ -73,6 +76,20 @@ class Wakeups:
                         waiting.discard(woken)
                         if not waiting:
                             del self._by_key[key]
+
+    def poll_until(
+        self, read: Callable[[], T], done: Callable[[T], bool], timeout: float, *, keys: tuple[str, ...] = ()
+    ) -> tuple[T, bool]:
+        """``wait_until`` over what ``read()`` returns: the last value it read and whether ``done``
+        held for it, so a waiter answers with the row its last poll read instead of reading it again."""
+        last: list[T] = []
+
+        def check() -> bool:
+            last[:] = [read()]
+            return done(last[0])
+
+        finished = self.wait_until(check, timeout, keys=keys)
+        return last[0], finished
 
 
 wakeups = Wakeups()

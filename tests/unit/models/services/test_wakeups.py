@@ -94,3 +94,26 @@ def test_a_wake_between_the_read_and_the_wait_is_not_lost():
     started = time.monotonic()
     assert wakeups.wait_until(predicate, 5.0, keys=("proposal:a",)) is True
     assert len(reads) == 2 and time.monotonic() - started < 0.5  # not a re-check interval later
+
+
+def test_a_poll_answers_with_the_value_it_read_last_and_whether_it_was_done():
+    wakeups = Wakeups()
+    reads = iter(["PENDING", "PENDING", "DONE", "never read"])
+    result: list[tuple[str, bool]] = []
+
+    def wait() -> None:
+        result.append(wakeups.poll_until(lambda: next(reads), lambda value: value == "DONE", 5.0, keys=("k",)))
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    for _ in range(2):
+        _settle()
+        wakeups.wake(["k"])
+    waiter.join(2)
+    assert result == [("DONE", True)]
+    assert next(reads) == "never read"  # no read after the one that was done
+
+
+def test_a_poll_that_times_out_answers_with_its_last_read_and_not_done():
+    reads = iter(["PENDING", "STILL PENDING"])
+    assert Wakeups().poll_until(lambda: next(reads), lambda v: v == "DONE", 0.0) == ("PENDING", False)
