@@ -5,10 +5,15 @@ from __future__ import annotations
 import io
 import random
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
+import peewee
 import psycopg2
 
+from models.db.analysis import CreditAnalysis, Offer
+from models.db.contracts import Contract
+from models.db.proposals import Proposal, StatusChange
 from models.domain.cpf import with_check_digits
 from tests.builders import HAPPY_PATH
 
@@ -99,6 +104,90 @@ OUTCOMES = {
 END = datetime(2026, 11, 20, tzinfo=timezone.utc)
 
 
+# The columns each table is seeded with, in the order of the rows built below; every other NOT NULL
+# column gets the model's default (_copy).
+COPIED_COLUMNS: dict[type[peewee.Model], tuple[str, ...]] = {
+    Proposal: (
+        "id",
+        "origin",
+        "product_id",
+        "cpf",
+        "full_name",
+        "birth_date",
+        "email",
+        "phone",
+        "status",
+        "bank_code",
+        "bank_branch",
+        "bank_account",
+        "bank_account_digit",
+        "account_type",
+        "use_pix_cpf",
+        "selected_offer_id",
+        "status_sequence",
+        "created_at",
+        "updated_at",
+    ),
+    StatusChange: (
+        "proposal_id",
+        "sequence",
+        "old_status",
+        "new_status",
+        "trigger",
+        "source",
+        "changed_at",
+    ),
+    CreditAnalysis: (
+        "id",
+        "proposal_id",
+        "cpf",
+        "origin",
+        "outcome",
+        "attempt",
+        "kind",
+        "mode",
+        "promotional",
+        "retryable",
+        "pod_limit_max",
+        "started_at",
+        "finished_at",
+        "approved_at",
+    ),
+    Offer: (
+        "id",
+        "proposal_id",
+        "source",
+        "kind",
+        "principal_amount",
+        "installments",
+        "installment_amount",
+        "interest_rate",
+        "expires_at",
+        "payload",
+        "created_at",
+    ),
+    Contract: (
+        "id",
+        "proposal_id",
+        "offer_id",
+        "origin",
+        "cpf",
+        "status",
+        "principal_amount",
+        "total_amount",
+        "installment_amount",
+        "installments",
+        "interest_rate",
+        "first_due_date",
+        "final_due_date",
+        "has_original_document",
+        "disbursement_paid_at",
+        "created_at",
+        "updated_at",
+    ),
+}
+
+
 def _history(status: str) -> list[str]:
     _, branch = OUTCOMES[status]
     if branch is None:
@@ -106,12 +195,40 @@ def _history(status: str) -> list[str]:
     return [*PATH[: branch + 1], status]
 
 
-def _copy(cur, table: str, columns: list[str], rows: list[tuple]) -> None:
+def _copy(cur, model: type[peewee.Model], columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """COPY ``rows`` into the model's table. COPY applies none of peewee's defaults, so every NOT
+    NULL column left out gets the model's own default (a column added later cannot break the seed)."""
+    defaults = _defaults_left_out(model, columns)
     buffer = io.StringIO()
     for row in rows:
-        buffer.write("\t".join("\\N" if v is None else str(v) for v in row) + "\n")
+        values = (*row, *(default() for default in defaults.values()))
+        buffer.write("\t".join(_copy_text(value) for value in values) + "\n")
     buffer.seek(0)
-    cur.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN", buffer)
+    cur.copy_expert(f"COPY {model._meta.table_name} ({', '.join([*columns, *defaults])}) FROM STDIN", buffer)
+
+
+def _defaults_left_out(model: type[peewee.Model], columns: tuple[str, ...]) -> dict[str, Callable[[], object]]:
+    """Column -> a maker of its default value, for the model's NOT NULL columns not in ``columns``."""
+    found: dict[str, Callable[[], object]] = {}
+    for field in model._meta.sorted_fields:
+        if field.column_name in columns or field.null or field.default is None:
+            continue
+        default = field.default
+
+        def make(field=field, default=default):
+            return field.db_value(default() if callable(default) else default)
+
+        found[field.column_name] = make
+    return found
+
+
+def _copy_text(value: object) -> str:
+    """A value in COPY's text format (None is NULL)."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    return str(value)
 
 
 def seed(url: str, per_origin: int) -> None:
@@ -228,101 +345,11 @@ def seed(url: str, per_origin: int) -> None:
                 )
     conn = psycopg2.connect(url)
     with conn, conn.cursor() as cur:
-        _copy(
-            cur,
-            "proposal",
-            [
-                "id",
-                "origin",
-                "product_id",
-                "cpf",
-                "full_name",
-                "birth_date",
-                "email",
-                "phone",
-                "status",
-                "bank_code",
-                "bank_branch",
-                "bank_account",
-                "bank_account_digit",
-                "account_type",
-                "use_pix_cpf",
-                "selected_offer_id",
-                "status_sequence",
-                "created_at",
-                "updated_at",
-            ],
-            proposals,
-        )
-        _copy(
-            cur,
-            "status_change",
-            ["proposal_id", "sequence", "old_status", "new_status", "trigger", "source", "changed_at"],
-            history,
-        )
-        _copy(
-            cur,
-            "credit_analysis",
-            [
-                "id",
-                "proposal_id",
-                "cpf",
-                "origin",
-                "outcome",
-                "attempt",
-                "kind",
-                "mode",
-                "promotional",
-                "retryable",
-                "pod_limit_max",
-                "started_at",
-                "finished_at",
-                "approved_at",
-            ],
-            analyses,
-        )
-        _copy(
-            cur,
-            "offer",
-            [
-                "id",
-                "proposal_id",
-                "source",
-                "kind",
-                "principal_amount",
-                "installments",
-                "installment_amount",
-                "interest_rate",
-                "expires_at",
-                "payload",
-                "created_at",
-            ],
-            offers,
-        )
-        _copy(
-            cur,
-            "contract",
-            [
-                "id",
-                "proposal_id",
-                "offer_id",
-                "origin",
-                "cpf",
-                "status",
-                "principal_amount",
-                "total_amount",
-                "installment_amount",
-                "installments",
-                "interest_rate",
-                "first_due_date",
-                "final_due_date",
-                "has_original_document",
-                "disbursement_paid_at",
-                "created_at",
-                "updated_at",
-            ],
-            contracts,
-        )
+        _copy(cur, Proposal, COPIED_COLUMNS[Proposal], proposals)
+        _copy(cur, StatusChange, COPIED_COLUMNS[StatusChange], history)
+        _copy(cur, CreditAnalysis, COPIED_COLUMNS[CreditAnalysis], analyses)
+        _copy(cur, Offer, COPIED_COLUMNS[Offer], offers)
+        _copy(cur, Contract, COPIED_COLUMNS[Contract], contracts)
     conn.autocommit = True
     with conn.cursor() as cur:
         cur.execute("VACUUM ANALYZE")
