@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -50,8 +51,10 @@ def layout(name: str = "production") -> tuple[int, int]:
     return processes, threads
 
 
-def run(env, n: int, hops: int, pools: str = "production") -> dict:
-    """N chains of ``hops`` hops, all started at once; wall time and chain latency."""
+def run(env, n: int, hops: int, pools: str = "production", around_chains=contextlib.nullcontext) -> dict:
+    """N chains of ``hops`` hops, all started at once; wall time and chain latency.
+    ``around_chains()``: a context manager entered once the workers are up and left when the last
+    chain ends (bench/element_bound.py measures the machine's CPU of the chains alone with it)."""
     processes, threads = layout(pools)
     for key in ("AMQP_URL", "DATABASE_URL", "QUEUE_PREFIX"):  # bench.floor reads them at import
         os.environ[key] = env.env[key]
@@ -76,14 +79,15 @@ def run(env, n: int, hops: int, pools: str = "production") -> dict:
     floor.broker.declare_queue(floor.QUEUE)
     time.sleep(3.0)  # worker processes boot and start consuming
     cursor.execute("INSERT INTO bench_floor (id) SELECT generate_series(1, %s)", (n,))
-    cursor.execute("UPDATE bench_floor SET started_at = clock_timestamp()")
-    for chain_id in range(1, n + 1):
-        floor.floor_hop.send(chain_id, hops - 1)
-    while True:
-        cursor.execute("SELECT count(*) FROM bench_floor WHERE finished_at IS NOT NULL")
-        if cursor.fetchone()[0] >= n:
-            break
-        time.sleep(0.05)
+    with around_chains():
+        cursor.execute("UPDATE bench_floor SET started_at = clock_timestamp()")
+        for chain_id in range(1, n + 1):
+            floor.floor_hop.send(chain_id, hops - 1)
+        while True:
+            cursor.execute("SELECT count(*) FROM bench_floor WHERE finished_at IS NOT NULL")
+            if cursor.fetchone()[0] >= n:
+                break
+            time.sleep(0.05)
     cursor.execute(
         "SELECT extract(epoch FROM max(finished_at) - min(started_at)), "
         "array_agg(extract(epoch FROM finished_at - started_at)) FROM bench_floor"
