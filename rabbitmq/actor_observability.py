@@ -35,6 +35,15 @@ def proposal_id_of(message: dramatiq.Message) -> str | None:
     return None
 
 
+def _outcome(exception: BaseException | None) -> str:
+    """``ok``; ``retry`` when the actor itself asked to run again later (``dramatiq.Retry``: a
+    webhook attempt on its schedule, an event held behind an earlier one), which is not a fault;
+    ``error`` for anything else raised."""
+    if exception is None:
+        return "ok"
+    return "retry" if isinstance(exception, dramatiq.Retry) else "error"
+
+
 class ActorObservability(Middleware):
     """Logs ``actor start``/``actor finish`` with actor, queue, duration and proposal id; counts them."""
 
@@ -52,7 +61,7 @@ class ActorObservability(Middleware):
         log.info("actor start %s", message.actor_name, extra={"retries": message.options.get("retries", 0)})
 
     def after_process_message(self, broker, message, *, result=None, exception=None) -> None:
-        self._finish(message, "error" if exception is not None else "ok", exception)
+        self._finish(message, _outcome(exception), exception)
 
     def after_skip_message(self, broker, message) -> None:
         self._finish(message, "skipped", None)
@@ -68,6 +77,8 @@ class ActorObservability(Middleware):
         extra = {"duration_ms": round(duration * 1000, 2), "outcome": outcome}
         if exception is None:
             log.info("actor finish %s", message.actor_name, extra=extra)
+        elif outcome == "retry":  # planned: the actor asked to run again later (dramatiq logs no error either)
+            log.info("actor finish %s: runs again later: %s", message.actor_name, exception, extra=extra)
         else:  # the type and (redacted) text; dramatiq logs the traceback itself
             log.warning(
                 "actor finish %s failed: %s: %s",

@@ -41,7 +41,7 @@ http_latency = Histogram(
 )
 actor_messages = Counter(
     "actor_messages",
-    "Actor messages processed, by outcome (ok, error, skipped).",
+    "Actor messages processed, by outcome (ok, retry, error, skipped).",
     ["actor", "queue", "outcome"],
     namespace=NAMESPACE,
 )

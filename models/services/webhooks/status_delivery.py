@@ -257,6 +257,17 @@ def _attempt(
             deliveries.reschedule(delivery, now() + timedelta(seconds=delay), error or "")
             if retried_by_message_for is not None:
                 enqueue(ActorName.DELIVER_STATUS_CHANGE, retried_by_message_for)
+            # The run ends as a planned retry (outcome "retry", not "error"): the failure is told here.
+            log.warning(
+                "status webhook to %s failed, attempt %d of %d (delivery %s, proposal %s): %s; next in %.1f s",
+                partner.code,
+                delivery.attempts,
+                len(schedule),
+                delivery.id,
+                delivery.proposal_id,
+                error,
+                delay,
+            )
             return DeliveryStatus.PENDING, int(delay * 1000), None
     log.error(
         "status webhook to %s failed after %d attempts (delivery %s, proposal %s): %s",

@@ -190,7 +190,7 @@ def test_every_event_of_a_partner_without_url_is_skipped_in_order(new_proposal, 
     ]
 
 
-def test_failures_are_retried_until_a_2xx(receiver, configure_partner, new_proposal, drain):
+def test_failures_are_retried_until_a_2xx(receiver, configure_partner, new_proposal, drain, caplog):
     # Given an endpoint that answers 500, then 503, then 200
     hook = receiver(script=[500, 503])
     configure_partner(webhook_url=hook.url())
@@ -204,6 +204,15 @@ def test_failures_are_retried_until_a_2xx(receiver, configure_partner, new_propo
     assert [a.status_code for a in attempts] == [500, 503, 200]
     assert all(a.url == hook.url() and a.latency_ms is not None for a in attempts)
     assert attempts[0].response_snippet == '{"received":true}'
+    # Each failed attempt is a warning of its own; the runs that scheduled the next one ended as
+    # planned retries, not as actor failures
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert [w.split(" (delivery")[0] for w in warnings if w.startswith("status webhook")] == [
+        "status webhook to PARTNER_A failed, attempt 1 of 4",
+        "status webhook to PARTNER_A failed, attempt 2 of 4",
+    ]
+    assert any("HTTP 500; next in" in w for w in warnings)
+    assert not any(w.startswith("actor finish deliver_status_change failed") for w in warnings)
 
 
 def test_after_the_fourth_failure_the_message_is_dead_lettered(
