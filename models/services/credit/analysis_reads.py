@@ -11,8 +11,7 @@ from models.domain.lifecycles import AnalysisOutcome
 from models.services.credit.analysis import latest_analysis
 from models.services.credit.offers import analysis_offers
 from models.services.partners.ownership import owned_proposal
-from models.services.platform.proposal_status import wake_key
-from models.services.platform.wakeups import wakeups
+from models.services.platform.row_waits import await_row
 
 
 def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
@@ -22,16 +21,8 @@ def analysis_of(origin: str, proposal_id: str) -> CreditAnalysis | None:
 
 def await_analysis(analysis: CreditAnalysis, timeout: float) -> CreditAnalysis:
     """Hybrid wait: woken right after the actor commits (its outcome notifies the proposal's key);
-    returns the analysis as it then stands: the row the wait's last poll read (a poll reads the
-    whole row, so the answer needs no read of its own)."""
-    analysis_id = analysis.id
-    row, _ = wakeups.poll_until(
-        lambda: CreditAnalysis.get_or_none(CreditAnalysis.id == analysis_id),
-        lambda row: row is None or row.outcome != AnalysisOutcome.IN_PROGRESS,
-        timeout,
-        keys=(wake_key(str(analysis.proposal_id)),),
-    )
-    return row if row is not None else CreditAnalysis.get_by_id(analysis_id)  # a removed row raises DoesNotExist
+    returns the analysis as it then stands."""
+    return await_row(analysis, lambda row: row.outcome == AnalysisOutcome.IN_PROGRESS, timeout)
 
 
 @dataclass(frozen=True)

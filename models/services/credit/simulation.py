@@ -22,8 +22,8 @@ from models.services.partners.ownership import owned_proposal
 from models.services.platform.actor_names import ActorName
 from models.services.platform.proposal_clock import proposal_now
 from models.services.platform.proposal_status import wake_key
+from models.services.platform.row_waits import await_row
 from models.services.platform.unit_of_work import enqueue, notify, unit_of_work
-from models.services.platform.wakeups import wakeups
 from models.settings import PricingSettings
 
 BY_INSTALLMENTS, BY_LOAN_AMOUNT = "BY_INSTALLMENTS", "BY_LOAN_AMOUNT"
@@ -155,13 +155,5 @@ _OFFERS_WITH_IDS: dict[int, Compiled[Offer]] = {
 
 
 def await_simulation(simulation: Simulation, timeout: float) -> Simulation:
-    """Hybrid wait: the simulation once the actor has finished it, or as it stands after
-    ``timeout``: the row the wait's last poll read (a poll reads the whole row)."""
-    simulation_id = simulation.id
-    row, _ = wakeups.poll_until(
-        lambda: Simulation.get_or_none(Simulation.id == simulation_id),
-        lambda row: row is None or row.status != SimulationStatus.PENDING,
-        timeout,
-        keys=(wake_key(str(simulation.proposal_id)),),
-    )
-    return row if row is not None else Simulation.get_by_id(simulation_id)  # a removed row raises DoesNotExist
+    """Hybrid wait: the simulation once the actor has finished it, or as it stands after ``timeout``."""
+    return await_row(simulation, lambda row: row.status == SimulationStatus.PENDING, timeout)
