@@ -36,9 +36,9 @@ def proposal_id_of(message: dramatiq.Message) -> str | None:
 
 
 def _outcome(exception: BaseException | None) -> str:
-    """``ok``; ``retry`` when the actor itself asked to run again later (``dramatiq.Retry``: a
-    webhook attempt on its schedule, an event held behind an earlier one), which is not a fault;
-    ``error`` for anything else raised."""
+    """``ok``; ``retry`` when the actor itself asked to run again later (``dramatiq.Retry``: a status
+    webhook's next attempt on its schedule, or a run that came before its attempt was due), which
+    is not a fault; ``error`` for anything else raised."""
     if exception is None:
         return "ok"
     return "retry" if isinstance(exception, dramatiq.Retry) else "error"
