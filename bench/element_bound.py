@@ -90,11 +90,13 @@ class MachineCpu:
         self.idle_sample = idle_sample
 
     @contextlib.contextmanager
-    def measure(self) -> Iterator[Spent]:
+    def measure(self, spent: Spent | None = None) -> Iterator[Spent]:
+        """``spent``: where to write the figures (a new Spent by default), for a caller that does
+        not enter the block itself."""
         before, started = busy_seconds(), time.monotonic()
         time.sleep(self.idle_sample)
         idle_rate = (busy_seconds() - before) / (time.monotonic() - started)
-        spent = Spent()
+        spent = spent if spent is not None else Spent()
         before, started = busy_seconds(), time.monotonic()
         yield spent
         wall = time.monotonic() - started
@@ -261,16 +263,9 @@ def _http_calls(env: BenchEnvironment) -> int:
 
 def floor(env: BenchEnvironment, meter: MachineCpu, chains: int) -> tuple[float, float]:
     """Chains per second of the floor and the machine's CPU ms per hop (the chains alone)."""
-    box: dict[str, Spent] = {}
-
-    @contextlib.contextmanager
-    def around() -> Iterator[None]:
-        with meter.measure() as spent:
-            box["spent"] = spent
-            yield
-
-    result = floor_run.run(env, chains, FLOOR_HOPS, "small", around_chains=around)
-    return chains / result["wall"], box["spent"].seconds * 1000 / (chains * FLOOR_HOPS)
+    spent = Spent()
+    result = floor_run.run(env, chains, FLOOR_HOPS, "small", around_chains=lambda: meter.measure(spent))
+    return chains / result["wall"], spent.seconds * 1000 / (chains * FLOOR_HOPS)
 
 
 def cost(counts: Counts, unit: dict[str, float]) -> float:
