@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from bench import floor_run, webhook_check
 from bench.breakdown import breakdown
 from bench.client import PartnerClient
+from bench.proc_cpu import TICKS
 from bench.services import BenchEnvironment, run_sql
 from bench.stats import machine
 
@@ -79,7 +80,7 @@ def busy_seconds() -> float:
     with open("/proc/stat") as stat:
         fields = [int(value) for value in stat.readline().split()[1:]]
     user, nice, system, _idle, _iowait, irq, softirq = fields[:7]
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / TICKS
 
 
 class MachineCpu:
